@@ -1,0 +1,112 @@
+import git from 'isomorphic-git';
+import fs, { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFile } from '../atomic-file.js';
+import { durableFs } from './durable-fs.js';
+import { EMPTY_TREE, TreeStore } from './tree-store.js';
+
+export const BRANCH = 'main';
+const REF = `refs/heads/${BRANCH}`;
+
+export interface Signature {
+  name: string;
+  email: string;
+}
+
+export interface CommitInfo {
+  oid: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: Signature & { timestamp: number };
+}
+
+/**
+ * Plumbing over one non-bare repository: objects through isomorphic-git, the branch ref
+ * moved by us (atomic rename) so a crash leaves it at the old or the new commit.
+ * Callers serialize mutations (see WriteQueue); this class does no locking.
+ */
+export class GitRepo {
+  readonly gitdir: string;
+  readonly fs = durableFs();
+  /** isomorphic-git's long-lived cache (packfile indexes). */
+  readonly cache = {};
+  readonly trees: TreeStore;
+
+  private constructor(readonly dir: string) {
+    this.gitdir = join(dir, '.git');
+    this.trees = new TreeStore(this.fs, this.gitdir, this.cache);
+  }
+
+  /** Opens the repo at `dir`, creating it (with an empty first commit) when absent. */
+  static async open(dir: string, now: () => Date = () => new Date()): Promise<GitRepo> {
+    const repo = new GitRepo(dir);
+    await fsp.mkdir(dir, { recursive: true });
+    if (!fs.existsSync(repo.gitdir)) {
+      await git.init({ fs: repo.fs, dir, defaultBranch: BRANCH });
+      const oid = await repo.commit({ tree: EMPTY_TREE, parents: [], message: 'Initialize vault', author: { name: 'quire', email: 'quire@localhost' }, when: now() });
+      await repo.moveRef(oid);
+    }
+    await repo.recoverStaleLocks();
+    return repo;
+  }
+
+  /**
+   * A crash between creating and renaming a lock file leaves it behind, and real git then
+   * refuses to touch the ref. Only this process writes the vault, so any lock is stale.
+   */
+  private async recoverStaleLocks(): Promise<void> {
+    for (const lock of [join(this.gitdir, `${REF}.lock`), join(this.gitdir, 'index.lock'), join(this.gitdir, 'HEAD.lock')]) {
+      await fsp.rm(lock, { force: true });
+    }
+  }
+
+  async head(): Promise<string> {
+    return git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref: REF });
+  }
+
+  async readCommit(oid: string): Promise<CommitInfo> {
+    const { commit } = await git.readCommit({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
+    return { oid, tree: commit.tree, parents: commit.parent, message: commit.message, author: commit.author };
+  }
+
+  async readBlob(oid: string): Promise<Uint8Array> {
+    const { blob } = await git.readBlob({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
+    return blob;
+  }
+
+  async writeBlob(data: Uint8Array): Promise<string> {
+    return git.writeBlob({ fs: this.fs, gitdir: this.gitdir, blob: data });
+  }
+
+  async commit(input: { tree: string; parents: string[]; message: string; author: Signature; when: Date }): Promise<string> {
+    if (input.tree === EMPTY_TREE) await git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree: [] });
+    const sig = {
+      ...input.author,
+      timestamp: Math.floor(input.when.getTime() / 1000),
+      timezoneOffset: input.when.getTimezoneOffset(),
+    };
+    return git.writeCommit({
+      fs: this.fs,
+      gitdir: this.gitdir,
+      commit: { message: input.message, tree: input.tree, parent: input.parents, author: sig, committer: sig },
+    });
+  }
+
+  /** Points the branch at `oid`: temp file, fsync, rename — git's own lock-file dance. */
+  async moveRef(oid: string): Promise<void> {
+    await atomicWriteFile(join(this.gitdir, REF), `${oid}\n`);
+  }
+
+  /** True when `oid` is `head` or one of its ancestors. */
+  async isAncestor(oid: string, head: string): Promise<boolean> {
+    if (oid === head) return true;
+    try {
+      return await git.isDescendent({ fs: this.fs, gitdir: this.gitdir, oid: head, ancestor: oid, depth: -1, cache: this.cache });
+    } catch {
+      return false;
+    }
+  }
+}
+
+export { hashBlob } from './hash-blob.js';

@@ -1,0 +1,100 @@
+import git, { type TreeEntry } from 'isomorphic-git';
+import type fs from 'node:fs';
+
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** A change to one file of a tree: new blob id, or null to remove it. */
+export type TreeChange = { path: string; oid: string | null };
+
+/** One file of a tree as the walk yields it. */
+export interface TreeFile {
+  path: string;
+  oid: string;
+  mode: string;
+}
+
+/**
+ * Reads and writes git trees. Trees are immutable by id, so a bounded cache of parsed
+ * trees is always correct and makes the write path touch the disk only for the trees
+ * that actually change.
+ */
+export class TreeStore {
+  private readonly parsed = new Map<string, TreeEntry[]>();
+
+  constructor(
+    private readonly fs: typeof import('node:fs'),
+    private readonly gitdir: string,
+    private readonly cache: object,
+    private readonly maxTrees = 20_000,
+  ) {}
+
+  async read(oid: string): Promise<TreeEntry[]> {
+    if (oid === EMPTY_TREE) return [];
+    const hit = this.parsed.get(oid);
+    if (hit) return hit;
+    const { tree } = await git.readTree({ fs: this.fs as typeof fs, gitdir: this.gitdir, oid, cache: this.cache });
+    if (this.parsed.size >= this.maxTrees) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(oid, tree);
+    return tree;
+  }
+
+  async write(entries: TreeEntry[]): Promise<string> {
+    if (entries.length === 0) return EMPTY_TREE;
+    const oid = await git.writeTree({ fs: this.fs as typeof fs, gitdir: this.gitdir, tree: entries });
+    this.parsed.set(oid, entries);
+    return oid;
+  }
+
+  /** Blob id at `path` in the tree, or undefined. */
+  async lookup(treeOid: string, path: string): Promise<string | undefined> {
+    let oid = treeOid;
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const entry = (await this.read(oid)).find((e) => e.path === parts[i]);
+      if (!entry) return undefined;
+      const last = i === parts.length - 1;
+      if (last !== (entry.type === 'blob')) return undefined;
+      oid = entry.oid;
+    }
+    return oid;
+  }
+
+  /**
+   * Applies changes and returns the new root tree id. Only trees on the changed paths are
+   * rewritten; a folder left empty disappears, as in git.
+   */
+  async apply(rootOid: string, changes: TreeChange[]): Promise<string> {
+    return this.applyAt(rootOid, changes.map((c) => ({ parts: c.path.split('/'), oid: c.oid })));
+  }
+
+  private async applyAt(treeOid: string, changes: { parts: string[]; oid: string | null }[]): Promise<string> {
+    const entries = new Map((await this.read(treeOid)).map((e) => [e.path, e]));
+    const byChild = new Map<string, { parts: string[]; oid: string | null }[]>();
+    for (const change of changes) {
+      const [name, ...rest] = change.parts;
+      if (rest.length === 0) {
+        if (change.oid === null) entries.delete(name);
+        else entries.set(name, { path: name, oid: change.oid, mode: '100644', type: 'blob' });
+      } else {
+        byChild.set(name, [...(byChild.get(name) ?? []), { parts: rest, oid: change.oid }]);
+      }
+    }
+    for (const [name, childChanges] of byChild) {
+      const existing = entries.get(name);
+      const base = existing?.type === 'tree' ? existing.oid : EMPTY_TREE;
+      const oid = await this.applyAt(base, childChanges);
+      if (oid === EMPTY_TREE) entries.delete(name);
+      else entries.set(name, { path: name, oid, mode: '040000', type: 'tree' });
+    }
+    return this.write([...entries.values()]);
+  }
+
+  /** Every file of a tree, depth first. */
+  async *walk(treeOid: string, prefix = ''): AsyncGenerator<TreeFile> {
+    for (const entry of await this.read(treeOid)) {
+      const path = prefix + entry.path;
+      if (entry.type === 'tree') yield* this.walk(entry.oid, `${path}/`);
+      else if (entry.type === 'blob') yield { path, oid: entry.oid, mode: entry.mode };
+    }
+  }
+}

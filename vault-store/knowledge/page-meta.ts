@@ -1,0 +1,63 @@
+import { parsePage, type PageLink } from '../page.js';
+
+export interface Heading {
+  level: number;
+  text: string;
+  /** 1-based line of the heading in the file. */
+  line: number;
+}
+
+/**
+ * Everything derived data needs to know about one page without re-reading it. Built from
+ * the page's bytes alone, so it can be cached by blob id and persisted with the index.
+ */
+export interface PageMeta {
+  path: string;
+  hash: string;
+  title: string;
+  tags: string[];
+  /** Frontmatter `aliases` (Obsidian resolves links by alias too). */
+  aliases: string[];
+  links: PageLink[];
+  headings: Heading[];
+  size: number;
+  words: number;
+  frontmatterError?: string;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function aliasesOf(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return list.filter((a): a is string => typeof a === 'string' && a.trim() !== '').map((a) => a.trim());
+}
+
+function headingsOf(body: string, firstLine: number): Heading[] {
+  const out: Heading[] = [];
+  let inFence = false;
+  body.split('\n').forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const m = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) out.push({ level: m[1].length, text: m[2], line: firstLine + i });
+  });
+  return out;
+}
+
+export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string } {
+  const text = decoder.decode(bytes);
+  const parsed = parsePage(path, text);
+  const words = parsed.body.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return {
+    path,
+    hash,
+    title: parsed.title,
+    tags: parsed.tags,
+    aliases: aliasesOf(parsed.frontmatter.aliases),
+    links: parsed.links,
+    headings: headingsOf(parsed.body, parsed.bodyLine),
+    size: bytes.byteLength,
+    words,
+    ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}),
+    body: parsed.body,
+  };
+}

@@ -1,0 +1,106 @@
+import { QuireError } from './errors.js';
+import { toPageView, SummaryCache, type PageSummary, type PageView } from './page-view.js';
+import { hashBlob } from './git/hash-blob.js';
+import type { Author, CommitEvent, Vault } from './vault.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Page-level operations on a vault: the page contract (read, list, write, delete) over
+ * the vault's files. Paths arrive validated (normalizePagePath at the edge).
+ */
+export class Pages {
+  private readonly summaries = new SummaryCache();
+
+  constructor(readonly vault: Vault) {}
+
+  async read(path: string): Promise<PageView> {
+    const entry = this.vault.manifest.get(path);
+    const file = await this.vault.readFile(path);
+    if (!entry || !file) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
+    const view = toPageView(path, file.oid, file.content, entry.updatedAt);
+    this.summaries.remember(path, view);
+    return view;
+  }
+
+  async summary(path: string): Promise<PageSummary> {
+    const entry = this.vault.manifest.get(path);
+    if (!entry) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
+    const cached = this.summaries.get(path, entry.oid);
+    if (cached) return { path, hash: entry.oid, ...cached, updated_at: entry.updatedAt.toISOString() };
+    const { title, tags, size, hash, updated_at } = await this.read(path);
+    return { path, hash, title, size, tags, updated_at };
+  }
+
+  /** Pages sorted by path, after `cursor` (the last path of the previous page), starting with `prefix`. */
+  async list(input: { prefix?: string; limit: number; cursor?: string; visible?: (path: string) => boolean }) {
+    const all = this.vault.manifest.pages();
+    const prefix = input.prefix ?? '';
+    const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+    let i = lowerBound(all, after !== undefined && after >= prefix ? after : prefix);
+    if (after !== undefined && all[i] === after) i += 1;
+    const paths: string[] = [];
+    for (; i < all.length && paths.length < input.limit; i++) {
+      if (!all[i].startsWith(prefix)) break;
+      if (!input.visible || input.visible(all[i])) paths.push(all[i]);
+    }
+    const more = i < all.length && all[i].startsWith(prefix);
+    const pages = await Promise.all(paths.map((p) => this.summary(p)));
+    return { pages, next_cursor: more && paths.length ? encodeCursor(paths[paths.length - 1]) : null };
+  }
+
+  /** Create or update. `baseHash`: undefined = overwrite, null = must not exist, string = must match. */
+  async write(author: Author, input: { path: string; content: string; baseHash?: string | null }) {
+    const { path, baseHash } = input;
+    const bytes = encoder.encode(input.content);
+    let before: Date | undefined;
+    const event = await this.vault.mutate(author, `Update ${path}`, () => {
+      this.checkCase(path);
+      this.vault.expectHash(path, baseHash);
+      before = this.vault.manifest.get(path)?.updatedAt;
+      return [{ path, content: bytes }];
+    });
+    // Built from what was written, not re-read: a later write may already have landed.
+    const page = toPageView(path, hashBlob(bytes), bytes, event?.at ?? before!);
+    this.summaries.remember(path, page);
+    return { page, commit: event?.commit ?? null, created: event !== undefined && before === undefined };
+  }
+
+  async delete(author: Author, input: { path: string; baseHash?: string | null }): Promise<CommitEvent> {
+    const event = await this.vault.mutate(author, `Delete ${input.path}`, () => {
+      if (!this.vault.manifest.get(input.path)) throw new QuireError('NOT_FOUND', `No page at ${input.path}`, { path: input.path });
+      this.vault.expectHash(input.path, input.baseHash);
+      return [{ path: input.path, content: null }];
+    });
+    return event!;
+  }
+
+  /** Refuses a new page whose path differs only in case from an existing one. */
+  checkCase(path: string): void {
+    const twin = this.vault.manifest.caseTwin(path);
+    if (twin && !this.vault.manifest.get(path)) {
+      throw new QuireError('CASE_COLLISION', `${path} differs only in case from existing page ${twin}`, { path, existing_path: twin });
+    }
+  }
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function encodeCursor(path: string): string {
+  return Buffer.from(path).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const path = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!path || encodeCursor(path) !== cursor) throw new QuireError('INVALID_CURSOR', 'cursor is not one this server issued', { cursor });
+  return path;
+}

@@ -1,0 +1,69 @@
+import { QuireError } from './errors.js';
+
+/** Byte limits follow common filesystems (255 per name) and keep URLs sane. */
+export const MAX_SEGMENT_BYTES = 255;
+export const MAX_PATH_BYTES = 1024;
+
+// C0 controls, DEL and C1 controls: invisible in listings and unsafe in shells.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+function invalid(input: string, why: string): QuireError {
+  return new QuireError('INVALID_PATH', `Invalid path ${JSON.stringify(input)}: ${why}`, { path: input });
+}
+
+function checkSegments(input: string, segments: string[]): void {
+  for (const seg of segments) {
+    if (seg === '') throw invalid(input, 'empty path segment');
+    if (seg === '.' || seg === '..') throw invalid(input, '"." and ".." segments are not allowed');
+    if (seg.startsWith('.')) throw invalid(input, 'segments starting with "." are hidden and not reachable');
+    if (Buffer.byteLength(seg) > MAX_SEGMENT_BYTES) throw invalid(input, `segment longer than ${MAX_SEGMENT_BYTES} bytes`);
+  }
+}
+
+function checkCharacters(input: string, path: string): void {
+  if (path.startsWith('/')) throw invalid(input, 'must be relative to the vault root');
+  if (path.includes('\\')) throw invalid(input, 'backslashes are not allowed; use "/"');
+  if (CONTROL.test(path)) throw invalid(input, 'control characters are not allowed');
+}
+
+/**
+ * Turns user input into the canonical page path: NFC, "/"-separated, ending in ".md".
+ * A request without ".md" means the ".md" page. Throws INVALID_PATH with the reason.
+ */
+export function normalizePagePath(input: unknown): string {
+  if (typeof input !== 'string' || input.length === 0) throw invalid(String(input ?? ''), 'path is empty');
+  let path = input.normalize('NFC');
+  checkCharacters(input, path);
+  if (!path.endsWith('.md')) path += '.md';
+  checkSegments(input, path.split('/'));
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw invalid(input, `path longer than ${MAX_PATH_BYTES} bytes`);
+  return path;
+}
+
+/**
+ * A folder prefix for filters and permissions: "" means the whole vault; otherwise the
+ * same rules as a page path, returned with a trailing "/" so "a/" never matches "ab/x.md".
+ */
+export function normalizePrefix(input: unknown): string {
+  if (input === undefined || input === null || input === '' || input === '/') return '';
+  if (typeof input !== 'string') throw invalid(String(input), 'prefix must be a string');
+  const path = input.normalize('NFC').replace(/\/+$/, '');
+  checkCharacters(input, path);
+  checkSegments(input, path.split('/'));
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw invalid(input, `prefix longer than ${MAX_PATH_BYTES} bytes`);
+  return `${path}/`;
+}
+
+/** True when a page path is a visible markdown page (used when scanning trees). */
+export function isPagePath(path: string): boolean {
+  if (!path.endsWith('.md')) return false;
+  try {
+    return normalizePagePath(path) === path;
+  } catch {
+    return false;
+  }
+}
+
+export function underPrefix(path: string, prefix: string): boolean {
+  return prefix === '' || path.startsWith(prefix);
+}

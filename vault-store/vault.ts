@@ -1,0 +1,181 @@
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFile } from './atomic-file.js';
+import { QuireError } from './errors.js';
+import { GitRepo, hashBlob, type Signature } from './git/repo.js';
+import { Manifest } from './manifest.js';
+import { WriteQueue } from './write-queue.js';
+
+/** Who a commit is for: the author line plus trailers naming key, agent, etc. */
+export interface Author extends Signature {
+  trailers?: Record<string, string>;
+}
+
+/** One file to change: new bytes, or null to delete. Paths are already validated. */
+export interface FileChange {
+  path: string;
+  content: Uint8Array | null;
+}
+
+export interface ChangedFile {
+  path: string;
+  op: 'add' | 'modify' | 'delete';
+  /** Blob id after the commit (null when deleted). */
+  oid: string | null;
+  previous: string | null;
+}
+
+export interface CommitEvent {
+  commit: string;
+  parent: string;
+  at: Date;
+  author: Author;
+  changes: ChangedFile[];
+}
+
+export type CommitListener = (event: CommitEvent) => void | Promise<void>;
+
+export interface VaultOptions {
+  now?: () => Date;
+}
+
+function commitMessage(subject: string, trailers: Record<string, string> = {}): string {
+  const lines = Object.entries(trailers).map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`);
+  return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
+}
+
+/**
+ * One user's vault: a git repository whose working tree is the markdown folder. Every
+ * mutation goes through `mutate`, inside the vault's single write queue, so precondition
+ * checks (base_hash) and the commit are one atomic step as seen by other writers.
+ */
+export class Vault {
+  private readonly queue = new WriteQueue();
+  private readonly listeners: CommitListener[] = [];
+
+  private constructor(
+    readonly repo: GitRepo,
+    readonly manifest: Manifest,
+    private headOid: string,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(dir: string, options: VaultOptions = {}): Promise<Vault> {
+    const now = options.now ?? (() => new Date());
+    const repo = await GitRepo.open(dir, now);
+    const head = await repo.head();
+    const { tree, author } = await repo.readCommit(head);
+    const manifest = new Manifest();
+    const headTime = new Date(author.timestamp * 1000);
+    for await (const file of repo.trees.walk(tree)) {
+      // The working file's mtime is when the page last changed on this machine; the
+      // head commit's time stands in when the file is missing.
+      const stat = await fsp.stat(join(dir, file.path)).catch(() => undefined);
+      manifest.set(file.path, { oid: file.oid, updatedAt: stat?.mtime ?? headTime });
+    }
+    return new Vault(repo, manifest, head, now);
+  }
+
+  get dir(): string {
+    return this.repo.dir;
+  }
+
+  get head(): string {
+    return this.headOid;
+  }
+
+  get pendingWrites(): number {
+    return this.queue.pending;
+  }
+
+  /** Called inside the write queue after each commit; derived data hooks in here. */
+  onCommit(listener: CommitListener): void {
+    this.listeners.push(listener);
+  }
+
+  async readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
+    const entry = this.manifest.get(path);
+    if (!entry) return undefined;
+    return { oid: entry.oid, content: await this.repo.readBlob(entry.oid) };
+  }
+
+  /** Runs `task` alone on this vault; used for anything that must not interleave with writes. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.run(task);
+  }
+
+  /**
+   * The one way to change the vault. `plan` runs inside the queue against the current
+   * manifest and may throw (e.g. CONFLICT) to abort with nothing written. Changes that
+   * leave a file as it is are dropped; if none remain, no commit is made.
+   */
+  mutate(author: Author, subject: string, plan: () => FileChange[] | Promise<FileChange[]>): Promise<CommitEvent | undefined> {
+    return this.queue.run(async () => this.commitChanges(author, subject, await plan()));
+  }
+
+  /** Only for use inside `exclusive`/`mutate` (the caller holds the queue). */
+  async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
+    const changes: (ChangedFile & { content: Uint8Array | null })[] = [];
+    for (const change of planned) {
+      const previous = this.manifest.get(change.path)?.oid ?? null;
+      const oid = change.content === null ? null : hashBlob(change.content);
+      if (oid === previous) continue;
+      const op = oid === null ? 'delete' : previous === null ? 'add' : 'modify';
+      changes.push({ path: change.path, op, oid, previous, content: change.content });
+    }
+    if (changes.length === 0) return undefined;
+
+    const at = this.now();
+    const parent = this.headOid;
+    const { tree: baseTree } = await this.repo.readCommit(parent);
+    await Promise.all(changes.filter((c) => c.content).map((c) => this.repo.writeBlob(c.content!)));
+    const tree = await this.repo.trees.apply(baseTree, changes.map(({ path, oid }) => ({ path, oid })));
+    const commit = await this.repo.commit({
+      tree,
+      parents: [parent],
+      message: commitMessage(subject, author.trailers),
+      author: { name: author.name, email: author.email },
+      when: at,
+    });
+    // Working files first, ref last: after a crash in between, HEAD is the old commit and
+    // the start-up scan commits the newer files, so nothing written is lost.
+    await Promise.all(changes.map((c) => this.writeWorkingFile(c.path, c.content)));
+    await this.repo.moveRef(commit);
+    this.headOid = commit;
+    for (const c of changes) {
+      if (c.oid === null) this.manifest.delete(c.path);
+      else this.manifest.set(c.path, { oid: c.oid, updatedAt: at });
+    }
+    const event: CommitEvent = { commit, parent, at, author, changes: changes.map(({ content: _, ...rest }) => rest) };
+    for (const listener of this.listeners) {
+      // The commit is durable and acknowledged; derived data that fails to follow marks
+      // itself stale and is rebuilt, it must not turn a landed write into an error.
+      try {
+        await listener(event);
+      } catch (err) {
+        console.error(`quire: commit listener failed after ${commit}:`, (err as Error).message);
+      }
+    }
+    return event;
+  }
+
+  private async writeWorkingFile(path: string, content: Uint8Array | null): Promise<void> {
+    const target = join(this.dir, path);
+    if (content === null) await fsp.rm(target, { force: true });
+    else await atomicWriteFile(target, content);
+  }
+
+  /** Throws CONFLICT unless the page's current blob id matches the caller's expectation. */
+  expectHash(path: string, baseHash: string | null | undefined): void {
+    if (baseHash === undefined) return;
+    const current = this.manifest.get(path)?.oid ?? null;
+    if (current !== baseHash) {
+      const message = current === null
+        ? `${path} does not exist (base_hash ${baseHash} is stale)`
+        : baseHash === null
+          ? `${path} already exists`
+          : `${path} changed since ${baseHash}`;
+      throw new QuireError('CONFLICT', message, { path, current_hash: current });
+    }
+  }
+}
