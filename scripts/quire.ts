@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * The operator CLI. Every command takes `--data DIR` (default $QUIRE_DATA, else ./data).
+ *   quire serve [--port N] [--host ADDR] [--base-url URL]
+ *   quire user add NAME [--plan PLAN] | user list | user plan NAME PLAN | user passwd NAME
+ *   quire key create USER --name NAME --scope read|write [--device] | key list USER | key revoke USER NAME
+ */
+import { parseArgs } from 'node:util';
+import { isQuireError } from '../vault-store/errors.js';
+import { ConfigError } from '../server/config.js';
+import { keyCommand } from './commands/keys.js';
+import { serveCommand } from './commands/serve.js';
+import { UsageError } from './commands/usage-error.js';
+import { userCommand } from './commands/users.js';
+
+const USAGE = `usage:
+  quire serve [--port N] [--host ADDR] [--base-url URL] [--data DIR]
+  quire user add NAME [--plan PLAN] | list | plan NAME PLAN | passwd NAME   (password on stdin)
+  quire key create USER --name NAME --scope read|write [--device] | list USER | revoke USER NAME`;
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      data: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'base-url': { type: 'string' },
+      plan: { type: 'string' },
+      name: { type: 'string' },
+      scope: { type: 'string' },
+      device: { type: 'boolean' },
+      agent: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) throw new UsageError(USAGE);
+  const flags = { data: values.data, port: values.port, host: values.host, baseUrl: values['base-url'] };
+  switch (command) {
+    case 'serve': return serveCommand(flags);
+    case 'user': return userCommand(flags, rest, values);
+    case 'key': return keyCommand(flags, rest, values);
+    default: throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) console.error(err.message);
+  else if (err instanceof ConfigError) console.error(err.message);
+  else if (isQuireError(err)) console.error(`quire: ${err.message}`);
+  else console.error(`quire: ${(err as Error).stack ?? err}`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+});

@@ -1,0 +1,30 @@
+import { API_KEY_PREFIX } from '../accounts/secrets.js';
+import type { Services } from '../services.js';
+import { keyCapabilities, type Credential } from './credential.js';
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
+/** The credential for an API key, or undefined when the key is unknown or revoked. */
+export function credentialForKey(services: Services, secret: string): Credential | undefined {
+  if (!looksLikeApiKey(secret)) return undefined;
+  const key = services.accounts.findKey(secret);
+  if (!key || !services.accounts.user(key.user)) return undefined;
+  services.usage.touch(key.id);
+  return {
+    kind: 'api_key',
+    user: key.user,
+    id: key.id,
+    label: key.name,
+    capabilities: keyCapabilities(key.scope),
+    device: key.device,
+    ...(key.agent ? { agent: key.agent } : {}),
+  };
+}
+
+/** `Authorization: Bearer <token>` → token, else undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}

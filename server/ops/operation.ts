@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { Author } from '../../vault-store/vault.js';
+import type { Bucket } from '../accounts/plans.js';
+import type { Capability, Credential } from '../auth/credential.js';
+import type { Config } from '../config.js';
+import type { UserVault } from '../vaults/user-vault.js';
+import type { Services } from '../services.js';
+
+export type Surface = 'rest' | 'mcp';
+
+/** What a handler gets: the caller, their vault, and the server's services. */
+export interface OpContext {
+  user: string;
+  credential: Credential;
+  author: Author;
+  vault: UserVault;
+  config: Config;
+  services: Services;
+  surface: Surface;
+}
+
+export interface RestBinding<R> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Express 5 path; a `*path` wildcard is joined back into one `/`-separated string. */
+  path: string;
+  /** Defaults to 200. */
+  status?: (result: R) => number;
+}
+
+export interface McpBinding {
+  title: string;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint?: boolean };
+}
+
+/**
+ * One operation, declared once. REST routes and MCP tools are generated from this; scope,
+ * plan, rate limit and input validation are enforced by `invoke`, never by an adapter.
+ */
+export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  /** Also the MCP tool name. */
+  name: string;
+  /** Written for an assistant deciding whether and how to call it. */
+  description: string;
+  scope: Capability;
+  bucket: Bucket;
+  input: S;
+  rest: RestBinding<R> | null;
+  /** null only with a reason in `restOnly` (e.g. a binary download). */
+  mcp: McpBinding | null;
+  restOnly?: string;
+  handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
+}
+
+/** Declares an operation with its input type inferred from the schema. */
+export function defineOp<S extends z.ZodObject, R>(op: Operation<S, R>): Operation<S, R> {
+  return op;
+}
+
+export type AnyOperation = Operation<z.ZodObject, unknown>;

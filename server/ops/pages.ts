@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { capture } from '../../vault-store/capture.js';
+import { QuireError } from '../../vault-store/errors.js';
+import { normalizePagePath } from '../../vault-store/paths.js';
+import { defineOp, type OpContext } from './operation.js';
+import { baseHash, limit, pagePath } from './schemas.js';
+
+function checkSize(ctx: OpContext, content: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > ctx.config.maxPageBytes) {
+    throw new QuireError('PAYLOAD_TOO_LARGE', `Page is ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`, { limit: ctx.config.maxPageBytes });
+  }
+}
+
+export const readPage = defineOp({
+  name: 'read_page',
+  description: 'Read one page: its markdown content, frontmatter, tags, links and hash. Pass the hash back as base_hash when you edit it.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ path: pagePath }),
+  rest: { method: 'get', path: '/vault/page/*path' },
+  mcp: { title: 'Read page', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: (ctx, input) => ctx.vault.pages.read(normalizePagePath(input.path)),
+});
+
+export const listPages = defineOp({
+  name: 'list_pages',
+  description: 'List pages sorted by path, optionally under a path prefix (e.g. "projects/"). Returns next_cursor while more remain.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({
+    prefix: z.string().max(1024).optional().describe('Only paths starting with this string'),
+    limit: limit(1000, 100),
+    cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
+  }),
+  rest: { method: 'get', path: '/vault/pages' },
+  mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: (ctx, input) => ctx.vault.pages.list({ prefix: input.prefix?.normalize('NFC'), limit: input.limit, cursor: input.cursor }),
+});
+
+export const writePage = defineOp({
+  name: 'write_page',
+  description: 'Create or replace a whole page. Give base_hash (from read_page) to avoid overwriting someone else\'s edit: a mismatch fails with CONFLICT and the current hash; base_hash null creates only if the page does not exist.',
+  scope: 'write',
+  bucket: 'write',
+  input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash }),
+  rest: { method: 'post', path: '/vault/page', status: (r: { created: boolean }) => (r.created ? 201 : 200) },
+  mcp: { title: 'Write page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true } },
+  handler: async (ctx, input) => {
+    const path = normalizePagePath(input.path);
+    checkSize(ctx, input.content);
+    const { page, commit, created } = await ctx.vault.pages.write(ctx.author, { path, content: input.content, baseHash: input.base_hash });
+    return { ...page, commit, created };
+  },
+});
+
+export const deletePage = defineOp({
+  name: 'delete_page',
+  description: 'Delete a page. Give base_hash to delete only the version you read (CONFLICT otherwise). The page stays in git history.',
+  scope: 'write',
+  bucket: 'write',
+  input: z.object({ path: pagePath, base_hash: baseHash }),
+  rest: { method: 'delete', path: '/vault/page/*path' },
+  mcp: { title: 'Delete page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false } },
+  handler: async (ctx, input) => {
+    const path = normalizePagePath(input.path);
+    const event = await ctx.vault.pages.delete(ctx.author, { path, baseHash: input.base_hash });
+    return { path, deleted: true, commit: event.commit };
+  },
+});
+
+export const capturePage = defineOp({
+  name: 'capture',
+  description: 'Save a quick note, clipping or idea as a new page under capture/ (named by date and title). Use this instead of write_page for inbox-style notes.',
+  scope: 'capture',
+  bucket: 'write',
+  input: z.object({
+    title: z.string().min(1).max(200),
+    source: z.string().max(2048).optional().describe('Where it came from: a URL, an app, a conversation'),
+    content: z.string(),
+  }),
+  rest: { method: 'post', path: '/vault/capture', status: () => 201 },
+  mcp: { title: 'Capture note', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
+  handler: async (ctx, input) => {
+    checkSize(ctx, input.content);
+    const { page, commit } = await capture(ctx.vault.pages, ctx.author, input, new Date());
+    return { ...page, commit };
+  },
+});

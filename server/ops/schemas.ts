@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** A page path as sent; `normalizePagePath` applies the full rules (INVALID_PATH). */
+export const pagePath = z.string().min(1).max(4096).describe('Vault-relative page path, e.g. "projects/plan.md" (".md" may be omitted)');
+
+/** A git blob SHA-1 as returned in `hash`. */
+export const blobHash = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character hex blob hash');
+
+export const baseHash = z.union([blobHash, z.null()]).optional()
+  .describe('The page hash your edit is based on: a hash (must match the current page), null (page must not exist) or omitted (overwrite)');
+
+export const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);

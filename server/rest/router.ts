@@ -1,0 +1,71 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { QuireError } from '../../vault-store/errors.js';
+import { bearerToken, credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
+import type { Credential } from '../auth/credential.js';
+import { invoke } from '../ops/invoke.js';
+import type { AnyOperation } from '../ops/operation.js';
+import type { RateState } from '../ratelimit/limiter.js';
+import type { Services } from '../services.js';
+import { jsonErrorHandler } from './errors.js';
+import { isRawResult } from '../ops/raw-result.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    credential?: Credential;
+  }
+}
+
+/** REST accepts personal API keys only; OAuth tokens are for MCP. */
+function authenticate(services: Services): RequestHandler {
+  return (req, _res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) return next(new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"'));
+    if (!looksLikeApiKey(token)) return next(new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only'));
+    const credential = credentialForKey(services, token);
+    if (!credential) return next(new QuireError('UNAUTHENTICATED', 'Unknown or revoked API key'));
+    req.credential = credential;
+    next();
+  };
+}
+
+/** Path params (a `*path` wildcard arrives as segments), query, then JSON body. */
+function restInput(req: Request): Record<string, unknown> {
+  const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+  if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+    throw new QuireError('INVALID_REQUEST', 'Request body must be a JSON object');
+  }
+  return { ...req.query, ...(req.body ?? {}), ...params };
+}
+
+function requireJson(req: Request): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is('application/json')) throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
+}
+
+function setRateHeaders(res: express.Response, rate: RateState): void {
+  res.setHeader('X-RateLimit-Limit', String(rate.limit));
+  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+  res.setHeader('X-RateLimit-Bucket', rate.bucket);
+}
+
+function route(services: Services, op: AnyOperation): RequestHandler {
+  return async (req, res) => {
+    if (req.method !== 'GET') requireJson(req);
+    const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req), (rate) => setRateHeaders(res, rate));
+    if (isRawResult(result)) return result.send(res);
+    res.status(op.rest!.status?.(result) ?? 200).json(result);
+  };
+}
+
+/** `/vault/...`: one route per catalog operation that has a REST binding. */
+export function restRouter(services: Services, catalog: AnyOperation[]): Router {
+  const router = express.Router();
+  // Generous enough for a maximal page JSON-escaped; the page limit itself is checked per field.
+  router.use('/vault', express.json({ limit: services.config.maxPageBytes * 6 + 65536 }), authenticate(services));
+  for (const op of catalog) {
+    if (op.rest) router[op.rest.method](op.rest.path, route(services, op));
+  }
+  router.use('/vault', (req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`)));
+  router.use(jsonErrorHandler);
+  return router;
+}

@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { closeServices, createServices, type Services } from './services.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Services;
+  server: Server;
+  close: () => Promise<void>;
+}
+
+/** Starts listening; with port 0 the OS picks one and `url` reports it. */
+export async function startServer(configured: Config): Promise<RunningServer> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(configured.port, configured.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = configured.host.includes(':') ? `[${configured.host}]` : configured.host;
+  const config = configured.port === 0 ? withActualPort(configured, `${host}:0`, `${host}:${port}`) : configured;
+  const services = createServices(config);
+  server.on('request', createApp(services));
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServices(services);
+    },
+  };
+}
+
+/** Port 0 (tests) is only known after listen: URLs derived from it get the real port. */
+function withActualPort(config: Config, placeholder: string, actual: string): Config {
+  const fix = (url: string) => url.replace(`//${placeholder}`, `//${actual}`);
+  return { ...config, baseUrl: fix(config.baseUrl), authUrl: fix(config.authUrl), accountUrl: fix(config.accountUrl) };
+}

@@ -1,0 +1,29 @@
+import { AccountStore } from './accounts/account-store.js';
+import { KeyUsageStore } from './accounts/key-usage.js';
+import type { Config } from './config.js';
+import { RateLimiter } from './ratelimit/limiter.js';
+import { VaultRegistry } from './vaults/user-vault.js';
+
+/** The long-lived parts of a running server, built once from the config and passed down. */
+export interface Services {
+  config: Config;
+  accounts: AccountStore;
+  usage: KeyUsageStore;
+  limiter: RateLimiter;
+  vaults: VaultRegistry;
+}
+
+export function createServices(config: Config): Services {
+  return {
+    config,
+    accounts: new AccountStore(config.dataDir),
+    usage: new KeyUsageStore(config.dataDir),
+    limiter: new RateLimiter(),
+    vaults: new VaultRegistry(config.dataDir),
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.vaults.close();
+  services.limiter.shutdown();
+}
