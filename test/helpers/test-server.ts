@@ -1,0 +1,47 @@
+import { loadConfig, type Config } from '../../server/config.js';
+import { startServer, type RunningServer } from '../../server/server.js';
+import type { KeyScope } from '../../server/accounts/account-store.js';
+import { tempDir } from './temp-dir.js';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** Creates a user (plan `personal` unless given) if missing, then a key; returns the key value. */
+  key: (user: string, scope: KeyScope, opts?: { plan?: string; device?: boolean; agent?: string; name?: string }) => Promise<string>;
+  /** fetch against the server with an optional bearer key. */
+  api: (path: string, init?: RequestInit & { key?: string; json?: unknown }) => Promise<Response>;
+  stop: () => Promise<void>;
+}
+
+/** A real listening server on a random loopback port over a temp data folder. */
+export async function startTestServer(env: Record<string, string> = {}, tweak: (c: Config) => Config = (c) => c): Promise<TestServer> {
+  const dir = tempDir('quire-data-');
+  const config = tweak(loadConfig({ ...env }, { data: dir.path, port: '0', host: '127.0.0.1' }));
+  const running = await startServer(config);
+  let n = 0;
+  const key: TestServer['key'] = async (user, scope, opts = {}) => {
+    const accounts = running.services.accounts;
+    if (!accounts.user(user)) await accounts.addUser(user, opts.plan ?? 'personal');
+    const { key: value } = await accounts.createKey({ user, name: opts.name ?? `${scope}-${++n}`, scope, device: opts.device, agent: opts.agent });
+    return value;
+  };
+  const api: TestServer['api'] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return fetch(`${running.url}${path}`, { ...init, headers, body });
+  };
+  return {
+    ...running,
+    dataDir: dir.path,
+    key,
+    api,
+    stop: async () => {
+      await running.close();
+      dir.cleanup();
+    },
+  };
+}
