@@ -4,6 +4,7 @@ import { atomicWriteFile } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { GitRepo, hashBlob, type Signature } from './git/repo.js';
 import { Manifest } from './manifest.js';
+import { reconcileWorkingFiles } from './watcher/external-edits.js';
 import { WriteQueue } from './write-queue.js';
 
 /** Who a commit is for: the author line plus trailers naming key, agent, etc. */
@@ -108,12 +109,22 @@ export class Vault {
    * The one way to change the vault. `plan` runs inside the queue against the current
    * manifest and may throw (e.g. CONFLICT) to abort with nothing written. Changes that
    * leave a file as it is are dropped; if none remain, no commit is made.
+   * An edit made in the working tree to a planned path that the watcher has not committed
+   * yet is committed first (as `external`) and the plan re-run against it, so neither is
+   * lost and a `base_hash` taken before that edit gets CONFLICT.
    */
   mutate(author: Author, subject: string, plan: () => FileChange[] | Promise<FileChange[]>): Promise<CommitEvent | undefined> {
-    return this.queue.run(async () => this.commitChanges(author, subject, await plan()));
+    return this.queue.run(async () => {
+      let planned = await plan();
+      if (await reconcileWorkingFiles(this, planned.map((c) => c.path))) planned = await plan();
+      return this.commitChanges(author, subject, planned);
+    });
   }
 
-  /** Only for use inside `exclusive`/`mutate` (the caller holds the queue). */
+  /**
+   * Only for use inside `exclusive`/`mutate` (the caller holds the queue). Unlike `mutate`,
+   * it overwrites uncommitted working-tree edits; call `reconcileWorkingFiles` first.
+   */
   async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
     const changes: (ChangedFile & { content: Uint8Array | null })[] = [];
     for (const change of planned) {

@@ -1,0 +1,96 @@
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { QuireError } from '../errors.js';
+import { normalizePagePath, normalizePrefix } from '../paths.js';
+import type { Author, CommitEvent, FileChange, Vault } from '../vault.js';
+import { diffWorkingFiles, isHiddenPath, listWorkingFiles } from './working-files.js';
+
+/** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
+export const EXTERNAL_AUTHOR: Author = {
+  name: 'external',
+  email: 'external@quire.invalid',
+  trailers: { 'Quire-Actor': 'external' },
+};
+
+export interface ExternalEditOptions {
+  /** Told about each file left out because its path breaks the path rules. */
+  onSkip?: (path: string, reason: string) => void;
+}
+
+/**
+ * Why a working file's path cannot be committed, or undefined when it can. Pages follow
+ * the page rules; attachments (not `.md`) only need valid segments.
+ */
+export function invalidPathReason(path: string): string | undefined {
+  try {
+    const canonical = path.endsWith('.md') ? normalizePagePath(path) : normalizePrefix(path).slice(0, -1);
+    return canonical === path ? undefined : 'name is not in Unicode NFC form';
+  } catch (err) {
+    if (err instanceof QuireError) return err.message;
+    throw err;
+  }
+}
+
+function subjectFor(changes: FileChange[]): string {
+  return changes.length === 1 ? `External edit of ${changes[0].path}` : `External edits to ${changes.length} files`;
+}
+
+/**
+ * Only inside the vault's queue: commits the working files at `paths` that differ from
+ * HEAD, as the external author. `Vault.mutate` runs it on the paths it is about to write so
+ * an edit the watcher has not committed yet is kept in history, not overwritten.
+ */
+export async function reconcileWorkingFiles(vault: Vault, paths: readonly string[]): Promise<CommitEvent | undefined> {
+  const changes = await diffWorkingFiles(vault.dir, vault.manifest, paths);
+  return changes.length ? vault.commitChanges(EXTERNAL_AUTHOR, subjectFor(changes), changes) : undefined;
+}
+
+/**
+ * Every file a set of changed paths may stand for. A path can name a file, a folder (new,
+ * or moved in whole) or something gone (a deleted file or folder), so folders are listed
+ * and HEAD's files beneath a folder or a vanished path are included to catch deletes.
+ */
+async function affectedFiles(vault: Vault, roots: readonly string[]): Promise<Set<string>> {
+  const files = new Set<string>();
+  const beneath: string[] = [];
+  for (const root of roots) {
+    if (root === '') {
+      for (const path of await listWorkingFiles(vault.dir)) files.add(path);
+      beneath.push('');
+      continue;
+    }
+    if (isHiddenPath(root)) continue;
+    const atHead = vault.manifest.get(root) !== undefined;
+    if (atHead) files.add(root);
+    const stat = await fsp.lstat(join(vault.dir, root)).catch(() => undefined);
+    if (stat?.isFile()) files.add(root);
+    else if (stat?.isDirectory()) {
+      for (const path of await listWorkingFiles(vault.dir, root)) files.add(path);
+      beneath.push(`${root}/`);
+    } else if (!stat && !atHead) beneath.push(`${root}/`);
+  }
+  if (beneath.length) {
+    for (const [path] of vault.manifest.entries()) {
+      if (beneath.some((prefix) => path.startsWith(prefix))) files.add(path);
+    }
+  }
+  for (const path of files) if (isHiddenPath(path)) files.delete(path);
+  return files;
+}
+
+/**
+ * Commits what changed in the working tree at `paths` (all of it when omitted) as one
+ * commit by the external author, through the vault's queue. Files whose paths break the
+ * path rules are reported to `onSkip` and never committed.
+ */
+export function commitExternalEdits(vault: Vault, paths?: readonly string[], options: ExternalEditOptions = {}): Promise<CommitEvent | undefined> {
+  return vault.exclusive(async () => {
+    const valid: string[] = [];
+    for (const path of await affectedFiles(vault, paths ?? [''])) {
+      const reason = invalidPathReason(path);
+      if (reason === undefined) valid.push(path);
+      else options.onSkip?.(path, reason);
+    }
+    return reconcileWorkingFiles(vault, valid);
+  });
+}

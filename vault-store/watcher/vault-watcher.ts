@@ -1,0 +1,157 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { promises as fsp, type Stats } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Vault } from '../vault.js';
+import { commitExternalEdits } from './external-edits.js';
+import { isHiddenPath } from './working-files.js';
+
+/** After a failed commit the paths stay pending and are retried this much later. */
+const RETRY_MS = 5_000;
+
+export interface VaultWatcherOptions {
+  /** Quiet time after the last change before committing: quick edits become one commit. */
+  quietMs?: number;
+  /** A changed file is committed only once its mtime is at least this old (it has settled). */
+  stabilityMs?: number;
+}
+
+export interface WatcherState {
+  watching: boolean;
+  /** Changed paths seen but not committed yet. */
+  pending: number;
+  /** Folders holding an fs.watch: one per folder, none per file. */
+  folders: number;
+  lastCommit?: { commit: string; at: string; files: number };
+  lastError?: { message: string; at: string };
+  /** Working files never committed because their paths break the path rules. */
+  skipped: { path: string; reason: string }[];
+}
+
+/**
+ * Watches one vault's working tree and commits edits made there (Obsidian, an editor, a
+ * sync tool) through the vault's write queue as the `external` author. The server's own
+ * writes match HEAD by the time the queue lets the commit run, so they commit nothing.
+ *
+ * chokidar would hold an fs.watch per file (its `_handleFile`); files are therefore
+ * ignored and chokidar watches folders only, which on Linux report their children's
+ * changes by name (the `raw` event). Settling is ours: a quiet period, then an mtime age.
+ */
+export class VaultWatcher {
+  private readonly pending = new Set<string>();
+  private readonly skipped = new Map<string, string>();
+  private readonly quietMs: number;
+  private readonly stabilityMs: number;
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private watching = false;
+  private lastCommit?: WatcherState['lastCommit'];
+  private lastError?: WatcherState['lastError'];
+
+  private constructor(readonly vault: Vault, private readonly fsw: FSWatcher, options: VaultWatcherOptions) {
+    this.quietMs = options.quietMs ?? 300;
+    this.stabilityMs = options.stabilityMs ?? 200;
+  }
+
+  /** Starts watching, then commits whatever changed while nobody watched (a start-up scan). */
+  static async start(vault: Vault, options: VaultWatcherOptions = {}): Promise<VaultWatcher> {
+    const root = vault.dir;
+    const fsw = watch(root, {
+      ignoreInitial: true,
+      ignored: (path: string, stats?: Stats) => isHiddenPath(toVaultPath(root, path)) || (stats !== undefined && !stats.isDirectory()),
+    });
+    const watcher = new VaultWatcher(vault, fsw, options);
+    fsw.on('raw', (_event, name, details) => {
+      const folder = (details as { watchedPath: string }).watchedPath;
+      watcher.noteChange(name ? join(folder, name) : folder);
+    });
+    // A folder created or moved in whole brings files that no folder watch reported.
+    fsw.on('addDir', (path) => watcher.noteChange(path));
+    fsw.on('unlinkDir', (path) => watcher.noteChange(path));
+    fsw.on('error', (err) => watcher.recordError(err));
+    await new Promise<void>((resolve) => fsw.once('ready', resolve));
+    watcher.watching = true;
+    if (!(await watcher.commit(['']))) watcher.schedule(RETRY_MS);
+    return watcher;
+  }
+
+  state(): WatcherState {
+    const watched = Object.values(this.fsw.getWatched());
+    return {
+      watching: this.watching,
+      pending: this.pending.size,
+      folders: this.watching ? watched.length - 1 : 0,
+      lastCommit: this.lastCommit,
+      lastError: this.lastError,
+      skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
+    };
+  }
+
+  /** Stops watching and commits what is still pending, settled or not. */
+  async close(): Promise<void> {
+    this.watching = false;
+    clearTimeout(this.timer);
+    await this.fsw.close();
+    await this.flushing;
+    if (this.pending.size) await this.commit([...this.pending]);
+  }
+
+  private noteChange(absolute: string): void {
+    const path = toVaultPath(this.vault.dir, absolute);
+    if (!this.watching || path.startsWith('..') || isHiddenPath(path)) return;
+    this.pending.add(path);
+    this.schedule(this.quietMs);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // One flush at a time; changes noted meanwhile get their turn after it.
+      if (this.flushing) this.schedule(this.quietMs);
+      else this.flushing = this.flush().finally(() => { this.flushing = undefined; });
+    }, ms);
+  }
+
+  /** Commits the pending paths that have settled; the rest wait for their mtime to age. */
+  private async flush(): Promise<void> {
+    const now = Date.now();
+    const settled: string[] = [];
+    let wait = 0;
+    for (const path of [...this.pending]) {
+      const stat = await fsp.stat(join(this.vault.dir, path)).catch(() => undefined);
+      const age = stat ? now - stat.mtimeMs : Infinity;
+      if (age >= this.stabilityMs) settled.push(path);
+      else wait = Math.max(wait, this.stabilityMs - age);
+    }
+    const ok = settled.length === 0 || (await this.commit(settled));
+    if (!this.watching || this.timer) return; // closed, or newer changes already scheduled a run
+    if (!ok) this.schedule(RETRY_MS);
+    else if (this.pending.size) this.schedule(wait || this.quietMs);
+  }
+
+  /** Commits `paths` through the queue; on failure they stay pending. */
+  private async commit(paths: string[]): Promise<boolean> {
+    for (const path of paths) this.pending.delete(path);
+    for (const path of this.skipped.keys()) {
+      if (paths.some((root) => root === '' || path === root || path.startsWith(`${root}/`))) this.skipped.delete(path);
+    }
+    try {
+      const event = await commitExternalEdits(this.vault, paths, { onSkip: (path, reason) => this.skipped.set(path, reason) });
+      if (event) this.lastCommit = { commit: event.commit, at: event.at.toISOString(), files: event.changes.length };
+      return true;
+    } catch (err) {
+      this.recordError(err);
+      for (const path of paths) this.pending.add(path);
+      return false;
+    }
+  }
+
+  private recordError(err: unknown): void {
+    this.lastError = { message: (err as Error).message ?? String(err), at: new Date().toISOString() };
+  }
+}
+
+/** An absolute path under `root` as a vault path ("/"-separated; "" for the root itself). */
+function toVaultPath(root: string, absolute: string): string {
+  return relative(root, absolute).split(sep).join('/');
+}
