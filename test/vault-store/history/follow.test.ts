@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { changesSince, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
+import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
+
+type TempVault = Awaited<ReturnType<typeof tempVault>>;
+
+/** What a sync client keeps: path → blob id, changed only through the feed. */
+function apply(state: Map<string, string>, feed: ChangeFeed): void {
+  for (const change of feed.changes) {
+    for (const p of change.paths) {
+      if (p.op === 'delete') {
+        expect(state.has(p.path), `delete of unknown ${p.path}`).to.equal(true);
+        state.delete(p.path);
+      } else {
+        expect(state.has(p.path), `${p.op} of ${p.path}`).to.equal(p.op === 'modify');
+        state.set(p.path, p.hash!);
+      }
+    }
+  }
+}
+
+/** 500 writes, deletes and renames over 40 paths, all queued at once. */
+function writeStorm(v: TempVault): Promise<unknown> {
+  const ops: Promise<unknown>[] = [];
+  for (let i = 0; i < 500; i++) {
+    const path = `f${i % 4}/p${(i * 7) % 40}.md`;
+    const kind = i % 5;
+    ops.push(v.vault.mutate(testAuthor, `op ${i}`, () => {
+      const exists = v.vault.manifest.get(path) !== undefined;
+      if (kind === 3 && exists) return [{ path, content: null }];
+      if (kind === 4 && exists) {
+        const to = `renamed/${i}.md`;
+        return [{ path, content: null }, { path: to, content: new TextEncoder().encode(`moved ${i}`) }];
+      }
+      return [{ path, content: new TextEncoder().encode(`body ${i}`) }];
+    }));
+  }
+  return Promise.all(ops);
+}
+
+describe('following the change feed while writes land', () => {
+  let v: TempVault;
+  afterEach(() => v?.cleanup());
+
+  it('a reader paging through 500 concurrent writes ends with exactly the server state', async function () {
+    this.timeout(60_000);
+    v = await tempVault({ 'seed.md': 'seed', 'f0/p0.md': 'zero' });
+    const state = new Map<string, string>();
+    let feed = await snapshot(v.vault);
+    const start = feed.head;
+    apply(state, feed);
+    const seen = new Set<string>();
+    let done = false;
+    const storm = writeStorm(v).then(() => { done = true; });
+    let pages = 0;
+    // Page until the writes are over and the feed has caught up with the head.
+    while (!done || feed.has_more || feed.cursor !== v.vault.head) {
+      feed = await changesSince(v.vault, { since: feed.cursor, limit: 17 });
+      for (const c of feed.changes) {
+        expect(seen.has(c.commit), `repeated ${c.commit}`).to.equal(false);
+        seen.add(c.commit);
+      }
+      apply(state, feed);
+      pages += 1;
+      // A client polls when it has caught up; it pages straight on otherwise.
+      if (!feed.has_more) await new Promise((r) => setTimeout(r, 5));
+    }
+    await storm;
+    const server = new Map(v.vault.manifest.pages().map((p) => [p, v.vault.manifest.get(p)!.oid]));
+    expect([...state].sort()).to.deep.equal([...server].sort());
+    expect(pages).to.be.greaterThan(2);
+    // Every storm commit touches a page, so the feed must list each one once, in order.
+    expect([...seen]).to.deep.equal(gitIn(v.dir, 'rev-list', '--reverse', `${start}..HEAD`).trim().split('\n'));
+  });
+});

@@ -1,0 +1,74 @@
+import type { Vault } from '../vault.js';
+import type { GitRepo } from '../git/repo.js';
+import { commitMeta } from './commit-meta.js';
+import { FirstParentChain } from './first-parent-chain.js';
+import { diffPages, type PathChange } from './tree-diff.js';
+
+export type { PathChange } from './tree-diff.js';
+
+export interface Change {
+  commit: string;
+  at: string;
+  actor: string;
+  message: string;
+  paths: PathChange[];
+}
+
+export interface ChangeFeed {
+  /** The head this answer was computed against, captured once at the start of the call. */
+  head: string;
+  /** The last commit covered; pass it as the next `since`. */
+  cursor: string;
+  has_more: boolean;
+  changes: Change[];
+}
+
+export type Visible = (path: string) => boolean;
+
+const chains = new WeakMap<GitRepo, FirstParentChain>();
+
+function chainOf(vault: Vault): FirstParentChain {
+  let chain = chains.get(vault.repo);
+  if (!chain) chains.set(vault.repo, (chain = new FirstParentChain(vault.repo)));
+  return chain;
+}
+
+/**
+ * The commits after `since` on the first-parent chain to head, oldest first, at most
+ * `limit`, with the pages each one added, modified or deleted (a rename is a delete plus
+ * an add). Only pages are listed. A commit that changed no (visible) page still counts
+ * toward `limit` and is covered by `cursor`, but is left out of `changes`: an agent never
+ * learns that hidden pages moved, and paging neither skips nor repeats anything because
+ * the cursor is always the last commit examined. Head is read once, so writes landing
+ * during the call only show up on the next page.
+ */
+export async function changesSince(vault: Vault, input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
+  const head = vault.head;
+  const { commits, hasMore } = await chainOf(vault).after(input.since, head, input.limit);
+  const changes: Change[] = [];
+  let parentTree = commits.length ? (await vault.repo.readCommit(input.since)).tree : null;
+  for (const oid of commits) {
+    const commit = await vault.repo.readCommit(oid);
+    const paths = (await diffPages(vault.repo.trees, parentTree, commit.tree)).filter((c) => !input.visible || input.visible(c.path));
+    parentTree = commit.tree;
+    if (paths.length) changes.push({ commit: oid, ...commitMeta(commit), paths });
+  }
+  return { head, cursor: commits.at(-1) ?? input.since, has_more: hasMore, changes };
+}
+
+/** Every current page as an `add` at head: where a device without a cursor starts. */
+export async function snapshot(vault: Vault, input: { visible?: Visible } = {}): Promise<ChangeFeed> {
+  // Head and manifest change together, synchronously, after each commit: read both now.
+  const head = vault.head;
+  const paths: PathChange[] = [];
+  for (const path of vault.manifest.pages()) {
+    if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
+  }
+  const meta = commitMeta(await vault.repo.readCommit(head));
+  return { head, cursor: head, has_more: false, changes: paths.length ? [{ commit: head, ...meta, paths }] : [] };
+}
+
+/** True when `oid` is the vault's head or a first-parent ancestor of it (ack cursors). */
+export function isCommitInHistory(vault: Vault, oid: string): Promise<boolean> {
+  return chainOf(vault).contains(oid, vault.head);
+}
