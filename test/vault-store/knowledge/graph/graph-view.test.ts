@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { backlinksView, graphView } from '../../../../vault-store/knowledge/graph/graph-view.js';
+import { graphOf } from './metas.js';
+
+// A chain a → b → c → d, plus e → b, a dangling link in b, and private/ pages.
+const pages = {
+  'a.md': '# Page A\n#alpha\n[[b]]',
+  'b.md': '[[c]]\n[[Nowhere]]\n[[Secret]]',
+  'c.md': '[[d]]',
+  'd.md': '',
+  'e.md': '[b](b.md)',
+  'private/Secret.md': '[[a]] [[Hidden Missing]]',
+  'private/bridge.md': '[[a]] [[d]]',
+};
+const notPrivate = (path: string) => !path.startsWith('private/');
+
+describe('graphView and backlinksView', () => {
+  it('returns every page with title, tags and degrees, every edge and every unresolved link', () => {
+    const { metas, graph } = graphOf(pages);
+    const view = graphView(metas, graph);
+    expect(view.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md', 'private/Secret.md', 'private/bridge.md']);
+    expect(view.nodes[0]).to.deep.equal({ path: 'a.md', title: 'Page A', tags: ['alpha'], in: 2, out: 1 });
+    expect(view.edges).to.deep.include({ source: 'e.md', target: 'b.md', kind: 'markdown' });
+    expect(view.edges).to.have.length(8);
+    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'private/Secret.md', target: 'Hidden Missing' }]);
+  });
+
+  it('returns the neighbourhood of a page within depth, following links both ways', () => {
+    const { metas, graph } = graphOf(pages);
+    const at = (depth?: number) => graphView(metas, graph, { path: 'c.md', depth, visible: notPrivate }).nodes.map((n) => n.path);
+    expect(at(0)).to.deep.equal(['c.md']);
+    expect(at()).to.deep.equal(['b.md', 'c.md', 'd.md']);
+    expect(at(2)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
+    const view = graphView(metas, graph, { path: 'c.md', visible: notPrivate });
+    expect(view.edges).to.deep.equal([{ source: 'b.md', target: 'c.md', kind: 'wiki' }, { source: 'c.md', target: 'd.md', kind: 'wiki' }]);
+    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }]);
+  });
+
+  it('rejects a depth outside 0..5 and an unknown page', () => {
+    const { metas, graph } = graphOf(pages);
+    expect(() => graphView(metas, graph, { path: 'a.md', depth: 6 })).to.throw().with.property('code', 'INVALID_REQUEST');
+    expect(() => graphView(metas, graph, { path: 'a.md', depth: 1.5 })).to.throw().with.property('code', 'INVALID_REQUEST');
+    expect(() => graphView(metas, graph, { path: 'zz.md' })).to.throw().with.property('code', 'NOT_FOUND');
+    expect(() => backlinksView(metas, graph, 'zz.md')).to.throw().with.property('code', 'NOT_FOUND');
+  });
+
+  it('hides invisible pages completely: no node, no edge end, no unresolved source, no name', () => {
+    const { metas, graph } = graphOf(pages);
+    const view = graphView(metas, graph, { visible: notPrivate });
+    const text = JSON.stringify(view);
+    expect(text).not.to.match(/private|Secret|Hidden/);
+    expect(view.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
+    expect(view.nodes.find((n) => n.path === 'a.md')).to.include({ in: 0, out: 1 });
+    expect(view.nodes.find((n) => n.path === 'b.md')).to.include({ in: 2, out: 1 });
+    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }]);
+  });
+
+  it('does not let a hidden page bridge a neighbourhood', () => {
+    const { metas, graph } = graphOf(pages);
+    expect(graphView(metas, graph, { path: 'a.md', depth: 1 }).nodes.map((n) => n.path)).to.include('private/bridge.md');
+    const hidden = graphView(metas, graph, { path: 'a.md', depth: 2, visible: notPrivate });
+    expect(hidden.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'e.md']);
+    expect(() => graphView(metas, graph, { path: 'private/Secret.md', visible: notPrivate })).to.throw().with.property('code', 'NOT_FOUND');
+  });
+
+  it('lists backlinks with titles, leaving out hidden sources', () => {
+    const { metas, graph } = graphOf(pages);
+    expect(backlinksView(metas, graph, 'a.md')).to.deep.equal({
+      path: 'a.md',
+      backlinks: [{ path: 'private/Secret.md', title: 'Secret' }, { path: 'private/bridge.md', title: 'bridge' }],
+    });
+    expect(backlinksView(metas, graph, 'a.md', notPrivate)).to.deep.equal({ path: 'a.md', backlinks: [] });
+    expect(backlinksView(metas, graph, 'b.md', notPrivate).backlinks.map((b) => b.path)).to.deep.equal(['a.md', 'e.md']);
+    expect(() => backlinksView(metas, graph, 'private/Secret.md', notPrivate)).to.throw().with.property('code', 'NOT_FOUND');
+  });
+});

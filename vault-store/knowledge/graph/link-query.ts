@@ -1,0 +1,45 @@
+import type { PageLink } from '../../page.js';
+
+/**
+ * How one link looks a page up. Every query carries `key`, the lower-cased file name it
+ * depends on: only pages (or aliases) with that name can change where the link points,
+ * which is what keeps graph updates local.
+ */
+export type LinkQuery =
+  /** Wiki link: by file name anywhere, or by "folder/name" path suffix when `suffix` is set. */
+  | { by: 'name'; key: string; suffix?: string }
+  /** Markdown link: a vault-relative page path (page.ts resolved the relative href). */
+  | { by: 'path'; key: string; path: string };
+
+// Wiki links to these are embeds of attachments, not pages; the graph holds pages only.
+const ATTACHMENT = /\.(?:png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|pdf|mp3|wav|ogg|m4a|flac|aac|webm|mp4|mov|mkv|ogv|avi|canvas|base|excalidraw|zip|csv|json|txt|html?)$/i;
+// Markdown links name files exactly, so any extension but .md means "not a page".
+const EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
+
+/** Obsidian compares names case-insensitively; NFC so typed NFD names match NFC paths. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/** The key of a page path: its lower-cased file name without ".md". */
+export function pageKey(path: string): string {
+  return nameKey(path.slice(path.lastIndexOf('/') + 1, -'.md'.length));
+}
+
+/** The lookup a link performs, or undefined when it does not point at a page. */
+export function linkQuery(link: PageLink): LinkQuery | undefined {
+  const target = link.target.normalize('NFC').trim();
+  if (link.kind === 'markdown') {
+    if (target.endsWith('/')) return undefined;
+    if (target.endsWith('.md')) return { by: 'path', key: pageKey(target), path: target };
+    if (EXTENSION.test(target)) return undefined;
+    return { by: 'path', key: pageKey(`${target}.md`), path: `${target}.md` };
+  }
+  if (ATTACHMENT.test(target)) return undefined;
+  // "[[/folder/Note.md]]" and "[[folder/Note]]" name the same page.
+  const name = nameKey(target.replace(/\.md$/i, '').replace(/^\/+/, ''));
+  const slash = name.lastIndexOf('/');
+  if (slash < 0) return name ? { by: 'name', key: name } : undefined;
+  const key = name.slice(slash + 1);
+  return key ? { by: 'name', key, suffix: name } : undefined;
+}

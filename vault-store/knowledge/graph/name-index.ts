@@ -1,0 +1,72 @@
+import { nameKey, pageKey, type LinkQuery } from './link-query.js';
+
+/** Obsidian's tie-break: the shortest path wins; code-point order keeps it deterministic. */
+function byPreference(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function insert(map: Map<string, string[]>, key: string, path: string): void {
+  const list = map.get(key);
+  if (!list) {
+    map.set(key, [path]);
+    return;
+  }
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byPreference(list[mid], path) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== path) list.splice(lo, 0, path);
+}
+
+function remove(map: Map<string, string[]>, key: string, path: string): void {
+  const list = map.get(key);
+  const at = list?.indexOf(path) ?? -1;
+  if (at < 0) return;
+  list!.splice(at, 1);
+  if (list!.length === 0) map.delete(key);
+}
+
+function pathWithoutExtension(path: string): string {
+  return nameKey(path.slice(0, -'.md'.length));
+}
+
+/** Pages by lower-cased file name and by alias, each list in resolution order. */
+export class NameIndex {
+  private readonly byName = new Map<string, string[]>();
+  private readonly byAlias = new Map<string, string[]>();
+
+  addPage(path: string): void {
+    insert(this.byName, pageKey(path), path);
+  }
+
+  removePage(path: string): void {
+    remove(this.byName, pageKey(path), path);
+  }
+
+  addAlias(key: string, path: string): void {
+    insert(this.byAlias, key, path);
+  }
+
+  removeAlias(key: string, path: string): void {
+    remove(this.byAlias, key, path);
+  }
+
+  /** The page a link points at, or null when none matches. */
+  resolve(query: LinkQuery): string | null {
+    const named = this.byName.get(query.key) ?? [];
+    if (query.by === 'path') {
+      if (named.includes(query.path)) return query.path;
+      const lower = nameKey(query.path);
+      return named.find((p) => nameKey(p) === lower) ?? null;
+    }
+    if (query.suffix === undefined) return named[0] ?? this.byAlias.get(query.key)?.[0] ?? null;
+    const suffix = query.suffix;
+    return named.find((p) => {
+      const bare = pathWithoutExtension(p);
+      return bare === suffix || bare.endsWith(`/${suffix}`);
+    }) ?? null;
+  }
+}
