@@ -35,7 +35,8 @@ export interface BacklinksView {
   backlinks: { path: string; title: string }[];
 }
 
-function shownIn(metas: ReadonlyMap<string, PageMeta>, visible: Visible | undefined): Visible {
+/** Pages that exist in `metas` and pass `visible`: the one test every view applies. */
+export function shownIn(metas: ReadonlyMap<string, PageMeta>, visible: Visible | undefined): Visible {
   return visible ? (path) => metas.has(path) && visible(path) : (path) => metas.has(path);
 }
 

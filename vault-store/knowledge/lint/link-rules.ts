@@ -1,0 +1,30 @@
+import type { LintCheck } from './finding.js';
+
+/** Every link that matches no page, with its line. Links to hidden pages are not broken. */
+export const brokenLinks: LintCheck = ({ pages, graph }) =>
+  pages.flatMap((page) => graph.links(page.path)
+    .filter((link) => link.resolved === null)
+    .map((link) => ({
+      rule: 'broken-link' as const,
+      path: page.path,
+      line: link.line,
+      message: link.kind === 'wiki' ? `[[${link.target}]] matches no page` : `Link to ${link.target} matches no page`,
+    })));
+
+/**
+ * Pages that are entry points by convention are never orphans: `capture/` (the inbox, whose
+ * notes are filed later), the root GUIDE.md, and index.md / README.md in any folder.
+ */
+export function exemptFromOrphan(path: string): boolean {
+  const lower = path.toLowerCase();
+  const name = lower.slice(lower.lastIndexOf('/') + 1);
+  return lower.startsWith('capture/') || lower === 'guide.md' || name === 'index.md' || name === 'readme.md';
+}
+
+/** Pages with no link in or out, counting only pages the caller can see. */
+export const orphanPages: LintCheck = ({ pages, graph, shown }) =>
+  pages
+    .filter((page) => !exemptFromOrphan(page.path)
+      && !graph.backlinks(page.path).some(shown)
+      && !graph.outgoing(page.path).some(shown))
+    .map((page) => ({ rule: 'orphan-page' as const, path: page.path, message: 'No page links here and this page links to no page' }));
