@@ -25,5 +25,6 @@ export function createServices(config: Config): Services {
 
 export async function closeServices(services: Services): Promise<void> {
   await services.vaults.close();
+  await services.usage.flush();
   services.limiter.shutdown();
 }

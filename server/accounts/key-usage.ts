@@ -18,6 +18,7 @@ const LAST_USED_EVERY_MS = 60_000;
 export class KeyUsageStore {
   private readonly file: JsonFile<Record<string, KeyUsage>>;
   private readonly lastWrite = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(dataDir: string, private readonly now: () => Date = () => new Date()) {
     this.file = new JsonFile(join(dataDir, 'key-usage.json'), () => ({}));
@@ -32,9 +33,16 @@ export class KeyUsageStore {
     const now = this.now().getTime();
     if (now - (this.lastWrite.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastWrite.set(keyId, now);
-    this.file.update((doc) => {
+    const write = this.file.update((doc) => {
       doc[keyId] = { ...doc[keyId], last_used_at: new Date(now).toISOString() };
     }).catch((err: Error) => console.error('quire: could not record key use:', err.message));
+    this.inFlight.add(write);
+    void write.finally(() => this.inFlight.delete(write));
+  }
+
+  /** Waits for pending "last used" writes (shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(this.inFlight);
   }
 
   async setCursor(keyId: string, cursor: string): Promise<KeyUsage> {

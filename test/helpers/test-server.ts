@@ -20,7 +20,10 @@ export async function startTestServer(env: Record<string, string> = {}, tweak: (
   let n = 0;
   const key: TestServer['key'] = async (user, scope, opts = {}) => {
     const accounts = running.services.accounts;
-    if (!accounts.user(user)) await accounts.addUser(user, opts.plan ?? 'personal');
+    if (!accounts.user(user)) {
+      await accounts.addUser(user, opts.plan ?? 'personal');
+      await running.services.vaults.get(user);
+    }
     const { key: value } = await accounts.createKey({ user, name: opts.name ?? `${scope}-${++n}`, scope, device: opts.device, agent: opts.agent });
     return value;
   };

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Vault } from '../../vault-store/vault.js';
+import { Pages } from '../../vault-store/pages.js';
+import { gitIn, testAuthor } from '../helpers/temp-vault.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** Runs the writer child until it has acknowledged `acks` writes, then SIGKILLs it mid-stream. */
+function writeUntilKilled(dir: string, acks: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../fixtures/crash-writer.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.split('\n').length > acks) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('exit', () => resolve(out.split('\n').filter((l) => l.includes(' '))));
+  });
+}
+
+describe('durability', () => {
+  it('never loses an acknowledged write and passes git fsck after being killed mid-write', async function () {
+    this.timeout(60_000);
+    const dir = tempDir();
+    try {
+      for (const acks of [15, 40]) {
+        const acknowledged = await writeUntilKilled(dir.path, acks);
+        expect(acknowledged.length).to.be.at.least(acks);
+        gitIn(dir.path, 'fsck', '--strict', '--no-dangling');
+        const vault = await Vault.open(dir.path);
+        for (const line of acknowledged) {
+          const [path, hash] = line.split(' ');
+          expect(vault.manifest.get(path)?.oid, path).to.equal(hash);
+        }
+      }
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('recovers from a stale ref lock left by a crash', async () => {
+    const dir = tempDir();
+    try {
+      await new Pages(await Vault.open(dir.path)).write(testAuthor, { path: 'a.md', content: 'one' });
+      writeFileSync(join(dir.path, '.git/refs/heads/main.lock'), 'junk');
+      const pages = new Pages(await Vault.open(dir.path));
+      await pages.write(testAuthor, { path: 'a.md', content: 'two' });
+      gitIn(dir.path, 'update-ref', 'refs/heads/probe', 'main'); // real git can take the lock again
+      expect(gitIn(dir.path, 'show', 'main:a.md')).to.equal('two');
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
