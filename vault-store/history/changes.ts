@@ -2,6 +2,7 @@ import type { Vault } from '../vault.js';
 import type { GitRepo } from '../git/repo.js';
 import { commitMeta } from './commit-meta.js';
 import { FirstParentChain } from './first-parent-chain.js';
+import { ObjectReader } from './object-reader.js';
 import { diffPages, type PathChange } from './tree-diff.js';
 
 export type { PathChange } from './tree-diff.js';
@@ -25,12 +26,20 @@ export interface ChangeFeed {
 
 export type Visible = (path: string) => boolean;
 
-const chains = new WeakMap<GitRepo, FirstParentChain>();
+interface History {
+  objects: ObjectReader;
+  chain: FirstParentChain;
+}
 
-function chainOf(vault: Vault): FirstParentChain {
-  let chain = chains.get(vault.repo);
-  if (!chain) chains.set(vault.repo, (chain = new FirstParentChain(vault.repo)));
-  return chain;
+const histories = new WeakMap<GitRepo, History>();
+
+function historyOf(vault: Vault): History {
+  let history = histories.get(vault.repo);
+  if (!history) {
+    const objects = new ObjectReader(vault.repo);
+    histories.set(vault.repo, (history = { objects, chain: new FirstParentChain(objects) }));
+  }
+  return history;
 }
 
 /**
@@ -44,11 +53,12 @@ function chainOf(vault: Vault): FirstParentChain {
  */
 export async function changesSince(vault: Vault, input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
   const head = vault.head;
-  const { commits, hasMore } = await chainOf(vault).after(input.since, head, input.limit);
+  const { objects, chain } = historyOf(vault);
+  const { commits, hasMore } = await chain.after(input.since, head, input.limit);
   const changes: Change[] = [];
-  let parentTree = commits.length ? (await vault.repo.readCommit(input.since)).tree : null;
+  let parentTree = commits.length ? (await objects.commit(input.since)).tree : null;
   for (const oid of commits) {
-    const commit = await vault.repo.readCommit(oid);
+    const commit = await objects.commit(oid);
     const paths = (await diffPages(vault.repo.trees, parentTree, commit.tree)).filter((c) => !input.visible || input.visible(c.path));
     parentTree = commit.tree;
     if (paths.length) changes.push({ commit: oid, ...commitMeta(commit), paths });
@@ -64,11 +74,11 @@ export async function snapshot(vault: Vault, input: { visible?: Visible } = {}):
   for (const path of vault.manifest.pages()) {
     if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
   }
-  const meta = commitMeta(await vault.repo.readCommit(head));
+  const meta = commitMeta(await historyOf(vault).objects.commit(head));
   return { head, cursor: head, has_more: false, changes: paths.length ? [{ commit: head, ...meta, paths }] : [] };
 }
 
 /** True when `oid` is the vault's head or a first-parent ancestor of it (ack cursors). */
 export function isCommitInHistory(vault: Vault, oid: string): Promise<boolean> {
-  return chainOf(vault).contains(oid, vault.head);
+  return historyOf(vault).chain.contains(oid, vault.head);
 }

@@ -1,5 +1,5 @@
 import { QuireError } from '../errors.js';
-import type { GitRepo } from '../git/repo.js';
+import type { ObjectReader } from './object-reader.js';
 
 /**
  * A memo of the branch's first-parent history: a contiguous run of commit ids, oldest
@@ -16,7 +16,7 @@ export class FirstParentChain {
   private complete = false;
   private lock: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly repo: GitRepo) {}
+  constructor(private readonly objects: ObjectReader) {}
 
   /**
    * Commit ids after `since` up to `head`, oldest first, at most `limit`. Throws
@@ -97,7 +97,7 @@ export class FirstParentChain {
   }
 
   private async firstParent(oid: string): Promise<string | undefined> {
-    return (await this.repo.readCommit(oid)).parents[0];
+    return (await this.objects.commit(oid)).parents[0];
   }
 
   private reset(oids: string[], complete: boolean): void {
