@@ -16,6 +16,8 @@ export interface Author extends Signature {
 export interface FileChange {
   path: string;
   content: Uint8Array | null;
+  /** The working tree already holds this change (an external edit): don't rewrite the file under its editor. */
+  inWorkingTree?: boolean;
 }
 
 export interface ChangedFile {
@@ -126,13 +128,13 @@ export class Vault {
    * it overwrites uncommitted working-tree edits; call `reconcileWorkingFiles` first.
    */
   async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
-    const changes: (ChangedFile & { content: Uint8Array | null })[] = [];
+    const changes: (ChangedFile & Omit<FileChange, 'path'>)[] = [];
     for (const change of planned) {
       const previous = this.manifest.get(change.path)?.oid ?? null;
       const oid = change.content === null ? null : hashBlob(change.content);
       if (oid === previous) continue;
       const op = oid === null ? 'delete' : previous === null ? 'add' : 'modify';
-      changes.push({ path: change.path, op, oid, previous, content: change.content });
+      changes.push({ ...change, op, oid, previous });
     }
     if (changes.length === 0) return undefined;
 
@@ -150,14 +152,14 @@ export class Vault {
     });
     // Working files first, ref last: after a crash in between, HEAD is the old commit and
     // the start-up scan commits the newer files, so nothing written is lost.
-    await Promise.all(changes.map((c) => this.writeWorkingFile(c.path, c.content)));
+    await Promise.all(changes.filter((c) => !c.inWorkingTree).map((c) => this.writeWorkingFile(c.path, c.content)));
     await this.repo.moveRef(commit);
     this.headOid = commit;
     for (const c of changes) {
       if (c.oid === null) this.manifest.delete(c.path);
       else this.manifest.set(c.path, { oid: c.oid, updatedAt: at });
     }
-    const event: CommitEvent = { commit, parent, at, author, changes: changes.map(({ content: _, ...rest }) => rest) };
+    const event: CommitEvent = { commit, parent, at, author, changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })) };
     for (const listener of this.listeners) {
       // The commit is durable and acknowledged; derived data that fails to follow marks
       // itself stale and is rebuilt, it must not turn a landed write into an error.

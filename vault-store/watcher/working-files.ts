@@ -57,7 +57,7 @@ export async function diffWorkingFiles(root: string, manifest: Manifest, paths: 
       const content = await readWorkingFile(root, path);
       const head = manifest.get(path)?.oid ?? null;
       const oid = content === null ? null : hashBlob(content);
-      if (oid !== head) changes.push({ path, content });
+      if (oid !== head) changes.push({ path, content, inWorkingTree: true });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
