@@ -28,13 +28,16 @@ export interface CommitInfo {
  */
 export class GitRepo {
   readonly gitdir: string;
-  readonly fs = durableFs();
+  readonly fs: typeof fs;
+  /** Makes every object written so far durable; call before moving a ref to them. */
+  readonly flushObjects: () => Promise<void>;
   /** isomorphic-git's long-lived cache (packfile indexes). */
   readonly cache = {};
   readonly trees: TreeStore;
 
   private constructor(readonly dir: string) {
     this.gitdir = join(dir, '.git');
+    ({ fs: this.fs, flush: this.flushObjects } = durableFs());
     this.trees = new TreeStore(this.fs, this.gitdir, this.cache);
   }
 
@@ -95,6 +98,7 @@ export class GitRepo {
 
   /** Points the branch at `oid`: temp file, fsync, rename — git's own lock-file dance. */
   async moveRef(oid: string): Promise<void> {
+    await this.flushObjects();
     await atomicWriteFile(join(this.gitdir, REF), `${oid}\n`);
   }
 
