@@ -92,11 +92,10 @@ export async function commitCount(vault: Vault): Promise<number> {
 export async function diskBytes(dir: string): Promise<number> {
   // Writes go on while we walk: a temp file or folder gone by the time we get to it counts 0.
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-  let total = 0;
-  for (const entry of entries) {
+  const sizes = await Promise.all(entries.map(async (entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) total += await diskBytes(path);
-    else total += (await fsp.lstat(path).catch(() => undefined))?.size ?? 0;
-  }
-  return total;
+    if (entry.isDirectory()) return diskBytes(path);
+    return (await fsp.lstat(path).catch(() => undefined))?.size ?? 0;
+  }));
+  return sizes.reduce((a, b) => a + b, 0);
 }

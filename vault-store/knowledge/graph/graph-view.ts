@@ -51,10 +51,6 @@ function checkDepth(depth: number): number {
   return depth;
 }
 
-function count(paths: string[], shown: Visible): number {
-  return paths.reduce((n, p) => (shown(p) ? n + 1 : n), 0);
-}
-
 /**
  * The graph as the API returns it. A link to a hidden page is dropped, not reported as
  * unresolved: its written name would otherwise reveal that the page exists.
@@ -71,7 +67,7 @@ export function graphView(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph
   const inView = new Set(paths);
   const nodes = paths.map((path) => {
     const meta = metas.get(path)!;
-    return { path, title: meta.title, tags: meta.tags, in: count(graph.backlinks(path), shown), out: count(graph.outgoing(path), shown) };
+    return { path, title: meta.title, tags: meta.tags, in: graph.inDegree(path, shown), out: graph.outDegree(path, shown) };
   });
   return {
     nodes,

@@ -43,6 +43,12 @@ function nodeOf(meta: PageMeta): Node {
   return { aliasKeys: [...new Set(meta.aliases.map(nameKey))], links, out: new Map() };
 }
 
+function countOf(paths: IterableIterator<string> | undefined, visible?: (path: string) => boolean): number {
+  let n = 0;
+  for (const path of paths ?? []) if (!visible || visible(path)) n++;
+  return n;
+}
+
 function sorted(items: Iterable<string>): string[] {
   return [...items].sort();
 }
@@ -112,12 +118,14 @@ export class LinkGraph {
     return sorted(this.nodes.get(path)?.out.keys() ?? []);
   }
 
-  inDegree(path: string): number {
-    return this.incoming.get(path)?.size ?? 0;
+  /** Pages linking to `path` (only those `visible` accepts, when given). */
+  inDegree(path: string, visible?: (path: string) => boolean): number {
+    return countOf(this.incoming.get(path)?.keys(), visible);
   }
 
-  outDegree(path: string): number {
-    return this.nodes.get(path)?.out.size ?? 0;
+  /** Pages `path` links to (only those `visible` accepts, when given). */
+  outDegree(path: string, visible?: (path: string) => boolean): number {
+    return countOf(this.nodes.get(path)?.out.keys(), visible);
   }
 
   /** Every link of `path` to a page (attachments excluded), in file order. */
@@ -142,7 +150,9 @@ export class LinkGraph {
   }
 
   unresolvedFrom(source: string): UnresolvedLink[] {
-    const targets = new Set(this.links(source).filter((l) => l.resolved === null).map((l) => l.target));
+    const links = this.links(source);
+    if (!links.some((l) => l.resolved === null)) return [];
+    const targets = new Set(links.filter((l) => l.resolved === null).map((l) => l.target));
     return sorted(targets).map((target) => ({ source, target }));
   }
 

@@ -25,6 +25,6 @@ export function exemptFromOrphan(path: string): boolean {
 export const orphanPages: LintCheck = ({ pages, graph, shown }) =>
   pages
     .filter((page) => !exemptFromOrphan(page.path)
-      && !graph.backlinks(page.path).some(shown)
-      && !graph.outgoing(page.path).some(shown))
+      && graph.inDegree(page.path, shown) === 0
+      && graph.outDegree(page.path, shown) === 0)
     .map((page) => ({ rule: 'orphan-page' as const, path: page.path, message: 'No page links here and this page links to no page' }));
