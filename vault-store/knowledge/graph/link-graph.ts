@@ -204,7 +204,7 @@ export class LinkGraph {
   private link(source: string): void {
     const node = this.nodes.get(source)!;
     for (const link of node.links) {
-      link.resolved = this.names.resolve(link.query);
+      link.resolved = this.names.resolve(link.query, source);
       let deps = this.dependents.get(link.query.key);
       if (!deps) this.dependents.set(link.query.key, (deps = new Set()));
       deps.add(source);

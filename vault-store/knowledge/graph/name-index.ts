@@ -1,6 +1,6 @@
 import { nameKey, pageKey, type LinkQuery } from './link-query.js';
 
-/** Obsidian's tie-break: the shortest path wins; code-point order keeps it deterministic. */
+/** Shortest path first (Obsidian's last tie-break); code-point order keeps it deterministic. */
 function byPreference(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
@@ -54,19 +54,27 @@ export class NameIndex {
     remove(this.byAlias, key, path);
   }
 
-  /** The page a link points at, or null when none matches. */
-  resolve(query: LinkQuery): string | null {
+  /**
+   * The page a link in `source` points at, or null when none matches. Among pages of the
+   * link's name, Obsidian takes an exact vault path, else one in the source's own folder,
+   * else the shortest path (observed on Obsidian 1.13 via getFirstLinkpathDest).
+   */
+  resolve(query: LinkQuery, source: string): string | null {
     const named = this.byName.get(query.key) ?? [];
     if (query.by === 'path') {
       if (named.includes(query.path)) return query.path;
       const lower = nameKey(query.path);
       return named.find((p) => nameKey(p) === lower) ?? null;
     }
-    if (query.suffix === undefined) return named[0] ?? this.byAlias.get(query.key)?.[0] ?? null;
-    const suffix = query.suffix;
-    return named.find((p) => {
+    const wanted = query.suffix ?? query.key;
+    const matches = query.suffix === undefined ? named : named.filter((p) => {
       const bare = pathWithoutExtension(p);
-      return bare === suffix || bare.endsWith(`/${suffix}`);
-    }) ?? null;
+      return bare === wanted || bare.endsWith(`/${wanted}`);
+    });
+    if (matches.length === 0) return query.suffix === undefined ? this.byAlias.get(query.key)?.[0] ?? null : null;
+    // An exact path is the shortest match, so it is first when present.
+    if (matches.length === 1 || pathWithoutExtension(matches[0]) === wanted) return matches[0];
+    const folder = source.slice(0, source.lastIndexOf('/') + 1);
+    return matches.find((p) => p.lastIndexOf('/') + 1 === folder.length && p.startsWith(folder)) ?? matches[0];
   }
 }

@@ -52,6 +52,15 @@ describe('LinkGraph incremental updates', () => {
     t.expectFresh();
   });
 
+  it("re-resolves a link when a page appears in its source's own folder", () => {
+    const t = new Tracked().put('zz/src.md', '[[Note]]').put('a/Note.md', '');
+    t.put('zz/Note.md', '');
+    expect(t.graph.outgoing('zz/src.md')).to.deep.equal(['zz/Note.md']);
+    t.drop('zz/Note.md');
+    expect(t.graph.outgoing('zz/src.md')).to.deep.equal(['a/Note.md']);
+    t.expectFresh();
+  });
+
   it('follows a rename: backlinks move to the new path, or the link becomes unresolved', () => {
     const t = new Tracked().put('a.md', '[[Topic]] [b](b/Topic.md)').put('b/Topic.md', '[[a]]');
     t.drop('b/Topic.md').put('c/Topic.md', '[[a]]');

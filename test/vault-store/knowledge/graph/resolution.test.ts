@@ -18,6 +18,15 @@ describe('LinkGraph resolution (Obsidian rules)', () => {
     expect(resolve({ 'src.md': '[[Note]]', 'aa/Note.md': '', 'b/Note.md': '' }, 'src.md')).to.deep.equal(['b/Note.md']);
   });
 
+  it("prefers an exact vault path, then the source's own folder, then the shortest path", () => {
+    const pages = { 'zz/src.md': '[[Note]] [[b/Note]]', 'zz/Note.md': '', 'a/Note.md': '', 'b/Note.md': '', 'zz/b/Note.md': '' };
+    expect(resolve(pages, 'zz/src.md')).to.deep.equal(['zz/Note.md', 'b/Note.md']);
+    expect(resolve({ ...pages, 'Note.md': '' }, 'zz/src.md')).to.deep.equal(['Note.md', 'b/Note.md']);
+    // An ancestor folder counts for nothing: zz/deep/src.md gets the shortest path.
+    expect(resolve({ 'zz/deep/src.md': '[[Note]]', 'zz/Note.md': '', 'a/Note.md': '' }, 'zz/deep/src.md')).to.deep.equal(['a/Note.md']);
+    expect(resolve({ 'x/b/src.md': '[[b/Note]]', 'x/b/Note.md': '', 'a/b/Note.md': '' }, 'x/b/src.md')).to.deep.equal(['x/b/Note.md']);
+  });
+
   it('resolves [[folder/Name]] as a path suffix at a folder boundary', () => {
     const pages = {
       'src.md': '[[folder/Name]] [[older/Name]] [[x/folder/name]] [[/Name]]',
