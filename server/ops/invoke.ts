@@ -53,6 +53,7 @@ export async function invoke(services: Services, op: AnyOperation, credential: C
     config: services.config,
     services,
     surface,
+    visible: () => true,
   }, parsed.data);
   return { result, rate };
 }

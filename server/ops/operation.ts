@@ -17,6 +17,11 @@ export interface OpContext {
   config: Config;
   services: Services;
   surface: Surface;
+  /**
+   * False for paths the caller may not read (an agent's read prefixes). Every handler that
+   * reveals content or names filters through it: a hidden page behaves as if absent.
+   */
+  visible: (path: string) => boolean;
 }
 
 export interface RestBinding<R> {
@@ -48,6 +53,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   /** null only with a reason in `restOnly` (e.g. a binary download). */
   mcp: McpBinding | null;
   restOnly?: string;
+  /** The page paths a write will touch, so agent write prefixes are checked before the handler. */
+  writes?: (input: z.infer<S>) => string[];
   handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
 }
 

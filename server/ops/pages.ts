@@ -5,6 +5,13 @@ import { normalizePagePath } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
 import { baseHash, limit, pagePath } from './schemas.js';
 
+/** A page path the caller may read; a hidden page is reported exactly like a missing one. */
+export function visiblePath(ctx: OpContext, raw: string): string {
+  const path = normalizePagePath(raw);
+  if (!ctx.visible(path)) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
+  return path;
+}
+
 function checkSize(ctx: OpContext, content: string): void {
   const bytes = Buffer.byteLength(content);
   if (bytes > ctx.config.maxPageBytes) {
@@ -20,7 +27,7 @@ export const readPage = defineOp({
   input: z.object({ path: pagePath }),
   rest: { method: 'get', path: '/vault/page/*path' },
   mcp: { title: 'Read page', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
-  handler: (ctx, input) => ctx.vault.pages.read(normalizePagePath(input.path)),
+  handler: (ctx, input) => ctx.vault.pages.read(visiblePath(ctx, input.path)),
 });
 
 export const listPages = defineOp({
@@ -35,7 +42,7 @@ export const listPages = defineOp({
   }),
   rest: { method: 'get', path: '/vault/pages' },
   mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
-  handler: (ctx, input) => ctx.vault.pages.list({ prefix: input.prefix?.normalize('NFC'), limit: input.limit, cursor: input.cursor }),
+  handler: (ctx, input) => ctx.vault.pages.list({ prefix: input.prefix?.normalize('NFC'), limit: input.limit, cursor: input.cursor, visible: ctx.visible }),
 });
 
 export const writePage = defineOp({
@@ -44,6 +51,7 @@ export const writePage = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash }),
+  writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/page', status: (r: { created: boolean }) => (r.created ? 201 : 200) },
   mcp: { title: 'Write page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true } },
   handler: async (ctx, input) => {
@@ -60,6 +68,7 @@ export const deletePage = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, base_hash: baseHash }),
+  writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'delete', path: '/vault/page/*path' },
   mcp: { title: 'Delete page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false } },
   handler: async (ctx, input) => {
@@ -79,6 +88,7 @@ export const capturePage = defineOp({
     source: z.string().max(2048).optional().describe('Where it came from: a URL, an app, a conversation'),
     content: z.string(),
   }),
+  writes: () => ['capture/'],
   rest: { method: 'post', path: '/vault/capture', status: () => 201 },
   mcp: { title: 'Capture note', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
   handler: async (ctx, input) => {
