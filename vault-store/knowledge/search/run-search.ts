@@ -1,0 +1,135 @@
+import { closeTerms } from './fuzzy.js';
+import { containsPhrase, parseQuery, type Clause } from './query.js';
+import type { IndexedDoc, SearchIndex } from './search-index.js';
+import { snippet } from './snippet.js';
+import { isCjk, tokenize } from './tokenize.js';
+
+export interface SearchOptions {
+  limit?: number;
+  /** Folder prefix with its trailing "/" (as normalizePrefix returns it). */
+  prefix?: string;
+  /** Tag without "#"; also matches nested tags ("project" matches "project/alpha"). */
+  tag?: string;
+  /** Read permission: pages it rejects are never returned and never take a result's place. */
+  visible?: (path: string) => boolean;
+}
+
+export interface SearchHit {
+  path: string;
+  title: string;
+  hash: string;
+  score: number;
+  /** Body excerpt with matched words in `**bold**`. */
+  snippet: string;
+}
+
+export interface SearchOutcome {
+  results: SearchHit[];
+  /** The query with unknown words replaced by the closest vault terms, when there were any. */
+  suggestion?: string;
+}
+
+/** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
+interface Slot {
+  alternatives: { id: number; term: string; weight: number }[];
+}
+
+export const DEFAULT_LIMIT = 10;
+/** Candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
+const CANDIDATES = 500;
+const EXPANSIONS = 8;
+const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
+
+/**
+ * Query → ranked pages. FlexSearch supplies candidates for each term (and for all terms
+ * together); each candidate is scored with BM25F over our own statistics, scaled by the
+ * share of query terms it matched. Filters apply before the cut to `limit`, and the
+ * costlier checks (permission, phrase) run lazily in score order.
+ */
+export function runSearch(index: SearchIndex, query: string, options: SearchOptions): SearchOutcome {
+  const clauses = parseQuery(query);
+  const { slots, suggestion } = resolveSlots(index, clauses, query);
+  const phrases = clauses.filter((c) => c.phrase);
+  const tag = options.tag?.replace(/^#/, '').toLowerCase();
+  const ranked: { doc: IndexedDoc; score: number }[] = [];
+  for (const id of candidates(index, slots)) {
+    const doc = index.docs[id];
+    if (!doc || (options.prefix && !doc.path.startsWith(options.prefix))) continue;
+    if (tag !== undefined && !doc.tags.some((t) => hasTag(t, tag))) continue;
+    const score = scoreDoc(index, doc, slots);
+    if (score > 0) ranked.push({ doc, score });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.doc.path < b.doc.path ? -1 : 1));
+
+  const matched = new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)));
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const results: SearchHit[] = [];
+  for (const { doc, score } of ranked) {
+    if (results.length >= limit) break;
+    if (options.visible && !options.visible(doc.path)) continue;
+    if (phrases.length && !phrases.every((p) => hasPhrase(doc, p.terms))) continue;
+    results.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round(score * 1000) / 1000, snippet: snippet(doc.body, matched) });
+  }
+  return suggestion === undefined ? { results } : { results, suggestion };
+}
+
+function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { slots: Slot[]; suggestion?: string } {
+  const { stats } = index;
+  const slots: Slot[] = [];
+  let suggestion: string | undefined;
+  for (const clause of clauses) {
+    clause.terms.forEach((term, i) => {
+      const alternatives: Slot['alternatives'] = [];
+      const add = (t: string, weight: number) => alternatives.push({ id: stats.id(t)!, term: t, weight });
+      if (stats.docFreq(term) > 0) add(term, WEIGHT.exact);
+      if (clause.prefix !== 'none' && i === clause.terms.length - 1) {
+        for (const t of stats.expand(term, EXPANSIONS)) add(t, WEIGHT[clause.prefix]);
+      }
+      if (alternatives.length === 0 && !isCjk(term)) {
+        const fixes = closeTerms(term, stats.sorted, (t) => stats.docFreq(t) > 0)
+          .sort((a, b) => a.distance - b.distance || stats.docFreq(b.term) - stats.docFreq(a.term))
+          .slice(0, 3);
+        for (const fix of fixes) add(fix.term, WEIGHT.typo / fix.distance);
+        if (fixes.length) suggestion = replaceWord(suggestion ?? query, term, fixes[0].term);
+      }
+      slots.push({ alternatives });
+    });
+  }
+  return { slots, suggestion };
+}
+
+function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
+  const out = new Set<number>();
+  for (const slot of slots) {
+    for (const alt of slot.alternatives) for (const id of index.flex.candidates([alt.term], CANDIDATES)) out.add(id);
+  }
+  // Pages holding all the (common) terms may lie beyond each single term's cut.
+  const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.term).filter((t) => t !== undefined);
+  if (exact.length > 1) for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
+  return out;
+}
+
+function scoreDoc(index: SearchIndex, doc: IndexedDoc, slots: Slot[]): number {
+  let score = 0;
+  let matched = 0;
+  for (const slot of slots) {
+    let best = 0;
+    for (const alt of slot.alternatives) best = Math.max(best, alt.weight * index.stats.score(doc.terms, alt.id));
+    if (best > 0) matched += 1;
+    score += best;
+  }
+  return (score * matched) / slots.length;
+}
+
+function hasTag(tag: string, wanted: string): boolean {
+  const t = tag.toLowerCase();
+  return t === wanted || t.startsWith(`${wanted}/`);
+}
+
+function hasPhrase(doc: IndexedDoc, terms: string[]): boolean {
+  return containsPhrase(tokenize(doc.title), terms) || containsPhrase(tokenize(doc.body), terms);
+}
+
+function replaceWord(query: string, term: string, fix: string): string {
+  return query.replace(new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu'), fix);
+}

@@ -1,0 +1,92 @@
+import { FlexIndex } from './flex-index.js';
+import { TermStats, type DocTerms, type FieldTokens } from './term-stats.js';
+import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
+import { tokenize } from './tokenize.js';
+
+/** What the index keeps of a page: enough to answer without touching git. */
+export interface IndexedPage {
+  path: string;
+  title: string;
+  hash: string;
+  tags: string[];
+  /** Markdown after the frontmatter; snippets, phrases and ask read it. */
+  body: string;
+}
+
+export interface IndexedDoc extends IndexedPage {
+  id: number;
+  terms: DocTerms;
+}
+
+export function fieldTokens(page: IndexedPage): FieldTokens {
+  return {
+    title: tokenize(page.title),
+    body: tokenize(page.body),
+    tags: tokenize(page.tags.join(' ')),
+    path: tokenize(page.path.replace(/\.md$/, '')),
+  };
+}
+
+/**
+ * The documents of the search index: a path ↔ numeric id table (FlexSearch is several
+ * times faster and smaller with numeric ids), the FlexSearch index that finds candidates,
+ * and the BM25 statistics that rank them. Ids of removed pages are reused.
+ */
+export class SearchIndex {
+  private readonly ids = new Map<string, number>();
+  private readonly free: number[] = [];
+
+  constructor(
+    readonly docs: (IndexedDoc | undefined)[] = [],
+    readonly stats = new TermStats(),
+    readonly flex = FlexIndex.create(),
+  ) {
+    docs.forEach((doc, id) => {
+      if (doc) this.ids.set(doc.path, id);
+      else this.free.push(id);
+    });
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  get(path: string): IndexedDoc | undefined {
+    const id = this.ids.get(path);
+    return id === undefined ? undefined : this.docs[id];
+  }
+
+  paths(): IterableIterator<string> {
+    return this.ids.keys();
+  }
+
+  /** Ranked pages for a query; see run-search.ts for the query language. */
+  search(query: string, options: SearchOptions = {}): SearchOutcome {
+    return runSearch(this, query, options);
+  }
+
+  upsert(page: IndexedPage): void {
+    const existing = this.ids.get(page.path);
+    if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
+    if (existing !== undefined) this.drop(existing);
+    const id = existing ?? this.free.pop() ?? this.docs.length;
+    const fields = fieldTokens(page);
+    this.docs[id] = { ...page, id, terms: this.stats.add(fields) };
+    this.ids.set(page.path, id);
+    this.flex.add(id, fields);
+  }
+
+  remove(path: string): void {
+    const id = this.ids.get(path);
+    if (id === undefined) return;
+    this.drop(id);
+    this.docs[id] = undefined;
+    this.ids.delete(path);
+    this.free.push(id);
+  }
+
+  private drop(id: number): void {
+    this.stats.remove(this.docs[id]!.terms);
+    this.flex.remove(id);
+  }
+}
