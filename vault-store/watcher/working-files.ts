@@ -1,11 +1,16 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { join } from 'node:path';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
 import type { FileChange } from '../vault.js';
 
-/** Files read at once while hashing: enough to keep libuv's pool busy, far from EMFILE. */
-const READ_CONCURRENCY = 32;
+/**
+ * Longest stretch of synchronous reading before yielding to the event loop. Reads are
+ * synchronous because `fs.promises.readFile` costs several thread-pool round trips per
+ * file: on 10k pages it hashed 3-4x slower than sync reads taken in short slices.
+ */
+const SLICE_MS = 8;
 
 /**
  * True for paths the vault never takes from the working tree: any segment starting with
@@ -34,9 +39,9 @@ export async function listWorkingFiles(root: string, sub = ''): Promise<string[]
 }
 
 /** The bytes of a working file, or null when there is no regular file there. */
-async function readWorkingFile(root: string, path: string): Promise<Uint8Array | null> {
+function readWorkingFile(root: string, path: string): Uint8Array | null {
   try {
-    return await fsp.readFile(join(root, path));
+    return readFileSync(join(root, path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
@@ -50,17 +55,15 @@ async function readWorkingFile(root: string, path: string): Promise<Uint8Array |
  */
 export async function diffWorkingFiles(root: string, manifest: Manifest, paths: readonly string[]): Promise<FileChange[]> {
   const changes: FileChange[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < paths.length) {
-      const path = paths[next++];
-      const content = await readWorkingFile(root, path);
-      const head = manifest.get(path)?.oid ?? null;
-      const oid = content === null ? null : hashBlob(content);
-      if (oid !== head) changes.push({ path, content, inWorkingTree: true });
+  let sliceStart = performance.now();
+  for (const path of [...paths].sort()) {
+    const content = readWorkingFile(root, path);
+    const oid = content === null ? null : hashBlob(content);
+    if (oid !== (manifest.get(path)?.oid ?? null)) changes.push({ path, content, inWorkingTree: true });
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
-  // Workers finish in any order; a stable order keeps commit events reproducible.
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+  return changes;
 }
