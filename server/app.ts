@@ -1,15 +1,21 @@
 import express, { type Express } from 'express';
+import { mcpRouter } from './mcp/router.js';
+import { createOAuthServer } from './oauth/oauth-server.js';
+import { oauthRouter } from './oauth/router.js';
 import { catalog } from './ops/catalog.js';
 import { restRouter } from './rest/router.js';
 import type { Services } from './services.js';
 
-/** The whole HTTP surface: REST under /vault (more surfaces mount here as they land). */
+/** The whole HTTP surface: OAuth, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  const oauth = createOAuthServer(services);
+  app.use(oauthRouter(services.config, oauth));
+  app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
   app.use(restRouter(services, catalog));
   return app;
 }

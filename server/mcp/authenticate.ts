@@ -1,0 +1,72 @@
+import type { RequestHandler } from 'express';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
+import type { Credential } from '../auth/credential.js';
+import type { Services } from '../services.js';
+
+/** API keys are checked on every request; this only satisfies the SDK's expiry check. */
+const KEY_CHECK_SECONDS = 60;
+
+/**
+ * The verifier behind the SDK's `requireBearerAuth` on /mcp: personal API keys and OAuth
+ * access tokens both end up as a `Credential` in `authInfo.extra.credential`.
+ */
+export function credentialVerifier(services: Services, oauth: OAuthTokenVerifier, resource: string): OAuthTokenVerifier {
+  return {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (!looksLikeApiKey(token)) return oauth.verifyAccessToken(token);
+      const credential = credentialForKey(services, token);
+      if (!credential) throw new InvalidTokenError('Unknown or revoked API key');
+      return {
+        token,
+        clientId: credential.id,
+        scopes: [...credential.capabilities].map((c) => `mcp:${c}`),
+        expiresAt: Math.floor(Date.now() / 1000) + KEY_CHECK_SECONDS,
+        resource: new URL(resource),
+        extra: { credential },
+      };
+    },
+  };
+}
+
+export function credentialOf(auth: AuthInfo | undefined): Credential {
+  const credential = auth?.extra?.credential as Credential | undefined;
+  if (!credential) throw new Error('requireBearerAuth did not run');
+  return credential;
+}
+
+function unauthorized(res: Parameters<RequestHandler>[1], header: string, description: string): void {
+  res.setHeader('WWW-Authenticate', header);
+  res.status(401).json({ error: 'invalid_token', error_description: description });
+}
+
+/**
+ * Before `requireBearerAuth`: a request with no credentials gets the bare challenge that
+ * starts OAuth discovery, and `?token=` is accepted for API keys only (for clients that
+ * cannot set headers). An OAuth token in a URL would leak into logs and history: refused.
+ */
+export function credentialsPresent(resourceMetadataUrl: string): RequestHandler {
+  return (req, res, next) => {
+    const query = req.query.token;
+    const header = req.headers.authorization;
+    if (query === undefined) {
+      if (!header) return unauthorized(res, `Bearer resource_metadata="${resourceMetadataUrl}"`, 'Authentication required');
+      return next();
+    }
+    const challenge = (description: string) => `Bearer error="invalid_request", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`;
+    if (header) {
+      const description = 'Send credentials in one place: the Authorization header or ?token=, not both';
+      res.setHeader('WWW-Authenticate', challenge(description));
+      res.status(400).json({ error: 'invalid_request', error_description: description });
+      return;
+    }
+    if (typeof query !== 'string' || !looksLikeApiKey(query)) {
+      const description = 'Only personal API keys may be sent as ?token=; send OAuth access tokens in the Authorization header';
+      return unauthorized(res, challenge(description), description);
+    }
+    req.headers.authorization = `Bearer ${query}`;
+    next();
+  };
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { JsonFile } from '../accounts/json-file.js';
+
+interface ClientsDoc {
+  version: 1;
+  clients: Record<string, OAuthClientInformationFull>;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const MAX_REDIRECT_URIS = 10;
+const MAX_NAME = 100;
+
+/** https anywhere, http only back to this machine (RFC 8252 §7.3); never a fragment. */
+function checkRedirectUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new CustomOAuthError('invalid_redirect_uri', `Not a URL: ${uri}`);
+  }
+  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  if (!allowed) throw new CustomOAuthError('invalid_redirect_uri', `Redirect URIs must use https, or http on a loopback address: ${uri}`);
+  if (url.hash) throw new CustomOAuthError('invalid_redirect_uri', `Redirect URIs may not have a fragment: ${uri}`);
+}
+
+/** A client name is shown to the user on the consent page: plain, short, printable. */
+function clientName(name: string | undefined): string {
+  const clean = (name ?? '').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  if (clean.length > MAX_NAME) throw new InvalidClientMetadataError(`client_name is longer than ${MAX_NAME} characters`);
+  return clean || 'Unnamed app';
+}
+
+/**
+ * Dynamically registered clients (RFC 7591) in `<data>/oauth-clients.json`. Every client
+ * is public and proves itself with PKCE: the server stores no client secrets at all.
+ */
+export class OAuthClients implements OAuthRegisteredClientsStore {
+  private readonly file: JsonFile<ClientsDoc>;
+
+  constructor(dataDir: string) {
+    this.file = new JsonFile<ClientsDoc>(join(dataDir, 'oauth-clients.json'), () => ({ version: 1, clients: {} }));
+  }
+
+  getClient(clientId: string): OAuthClientInformationFull | undefined {
+    return this.file.read().clients[clientId];
+  }
+
+  async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
+    const { client_id: clientId, client_id_issued_at: issuedAt } = client as OAuthClientInformationFull;
+    if (!client.redirect_uris.length) throw new CustomOAuthError('invalid_redirect_uri', 'At least one redirect URI is required');
+    if (client.redirect_uris.length > MAX_REDIRECT_URIS) throw new CustomOAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs`);
+    client.redirect_uris.forEach(checkRedirectUri);
+    // RFC 7591 §3.2.1 lets the server replace requested metadata: public client, code grant only.
+    const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = client;
+    const registered: OAuthClientInformationFull = {
+      ...metadata,
+      client_id: clientId,
+      client_id_issued_at: issuedAt,
+      client_name: clientName(client.client_name),
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
+    await this.file.update((doc) => {
+      doc.clients[clientId] = registered;
+    });
+    return registered;
+  }
+}

@@ -1,0 +1,153 @@
+import { timingSafeEqual } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Services } from '../services.js';
+import { authorizationResponse } from './authorization-response.js';
+import type { OAuthGrants } from './grants-store.js';
+import { consentPage, errorPage, signInPage, type RequestView } from './pages.js';
+import { PendingAuthorizations, type PendingAuthorization } from './pending.js';
+import { audienceFor, parseScopes } from './scopes.js';
+
+const MAX_ATTEMPTS = 5;
+const COOKIE_PATH = '/oauth/authorize';
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** No caching, no framing, no scripts, no referrer leaking the request id. */
+function sendPage(res: Response, status: number, page: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.status(status).type('html').send(page);
+}
+
+/**
+ * The browser part of `{auth_url}/oauth/authorize`: sign in, then consent. A pending
+ * request's CSRF token must come back both in the form and in a SameSite=Strict cookie
+ * set when the flow began, so a cross-site form post is refused.
+ */
+export class ConsentFlow {
+  private readonly pending = new PendingAuthorizations();
+  private readonly secure: boolean;
+
+  constructor(private readonly services: Services, private readonly grants: OAuthGrants, private readonly issuer: string) {
+    this.secure = services.config.authUrl.startsWith('https:');
+  }
+
+  /** Called by the provider once the SDK has validated client, redirect URI and PKCE method. */
+  begin(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): void {
+    const scopes = parseScopes(params.scopes);
+    const resource = audienceFor(params.resource, this.services.config.baseUrl) ?? `${this.services.config.baseUrl}/mcp`;
+    const pending = this.pending.create({
+      client_id: client.client_id,
+      client_name: client.client_name ?? 'Unnamed app',
+      redirect_uri: params.redirectUri,
+      state: params.state,
+      scopes,
+      challenge: params.codeChallenge,
+      resource,
+    });
+    res.cookie(this.cookieName(pending), pending.csrf, { httpOnly: true, sameSite: 'strict', secure: this.secure, path: COOKIE_PATH, maxAge: 10 * 60_000 });
+    sendPage(res, 200, signInPage(this.view(pending, 'login')));
+  }
+
+  router(): Router {
+    const router = express.Router();
+    router.use(express.urlencoded({ extended: false, limit: '16kb' }));
+    // Password guessing: per address here, and per request (MAX_ATTEMPTS) below.
+    router.post('/login', rateLimit({ windowMs: 15 * 60_000, limit: 30, standardHeaders: 'draft-7', legacyHeaders: false, handler: (_req, res) => sendPage(res, 429, errorPage('Too many sign-in attempts. Wait a few minutes and try again.')) }), (req, res) => this.login(req, res));
+    router.post('/consent', (req, res) => this.consent(req, res));
+    return router;
+  }
+
+  private async login(req: Request, res: Response): Promise<void> {
+    const pending = this.checked(req, res);
+    if (!pending) return;
+    const username = String(req.body.username ?? '').trim();
+    const password = String(req.body.password ?? '');
+    if (++pending.attempts > MAX_ATTEMPTS) {
+      this.pending.delete(pending.id);
+      return sendPage(res, 429, errorPage('Too many sign-in attempts for this request.'));
+    }
+    if (!(await this.services.accounts.checkPassword(username, password))) {
+      return sendPage(res, 401, signInPage({ ...this.view(pending, 'login'), error: 'Wrong username or password.', username }));
+    }
+    const plan = this.services.config.plans[this.services.accounts.requireUser(username).plan];
+    if (!plan?.mcp) {
+      this.pending.delete(pending.id);
+      return sendPage(res, 403, errorPage('Your plan does not include MCP access.'));
+    }
+    pending.user = username;
+    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes }));
+  }
+
+  private async consent(req: Request, res: Response): Promise<void> {
+    const pending = this.checked(req, res);
+    if (!pending) return;
+    if (!pending.user) return sendPage(res, 400, errorPage('Sign in first.'));
+    this.pending.delete(pending.id);
+    res.clearCookie(this.cookieName(pending), { path: COOKIE_PATH });
+    const ticked = ([] as string[]).concat(req.body.scope ?? []);
+    const scopes = pending.scopes.filter((s) => ticked.includes(s));
+    if (req.body.decision !== 'approve' || scopes.length === 0) {
+      const description = scopes.length === 0 && req.body.decision === 'approve' ? 'No scope was approved' : 'The user denied access';
+      return res.redirect(302, authorizationResponse(pending.redirect_uri, this.issuer, { error: 'access_denied', error_description: description, state: pending.state }));
+    }
+    const code = await this.grants.issueCode({
+      client_id: pending.client_id,
+      client_name: pending.client_name,
+      user: pending.user,
+      scopes,
+      resource: pending.resource,
+      redirect_uri: pending.redirect_uri,
+      challenge: pending.challenge,
+    });
+    res.redirect(302, authorizationResponse(pending.redirect_uri, this.issuer, { code, state: pending.state }));
+  }
+
+  /** The pending request named by the form, if its CSRF token matches form and cookie. */
+  private checked(req: Request, res: Response): PendingAuthorization | undefined {
+    const pending = this.pending.get(String(req.body?.request ?? ''));
+    if (!pending) {
+      sendPage(res, 400, errorPage('This sign-in request has expired or was already used.'));
+      return undefined;
+    }
+    const fromCookie = cookie(req, this.cookieName(pending)) ?? '';
+    const fromForm = String(req.body.csrf ?? '');
+    if (!sameSecret(fromForm, pending.csrf) || !sameSecret(fromCookie, pending.csrf)) {
+      sendPage(res, 403, errorPage('This form was not sent from the sign-in page (security check failed).'));
+      return undefined;
+    }
+    return pending;
+  }
+
+  private cookieName(pending: PendingAuthorization): string {
+    return `quire_oauth_${pending.id}`;
+  }
+
+  private view(pending: PendingAuthorization, step: 'login' | 'consent'): RequestView {
+    return {
+      action: `${this.services.config.authUrl}/oauth/authorize/${step}`,
+      request: pending.id,
+      csrf: pending.csrf,
+      clientName: pending.client_name,
+      redirectHost: new URL(pending.redirect_uri).host,
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** The SDK's own client on /mcp, authenticated with a bearer header or a `?token=` URL. */
+export async function mcpClient(baseUrl: string, auth: { bearer?: string; queryToken?: string }): Promise<Client> {
+  const url = new URL(`${baseUrl}/mcp`);
+  if (auth.queryToken) url.searchParams.set('token', auth.queryToken);
+  const headers: Record<string, string> = auth.bearer ? { authorization: `Bearer ${auth.bearer}` } : {};
+  const client = new Client({ name: 'quire-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** A raw JSON-RPC POST, for checks below the client (status codes, headers). */
+export function rpc(baseUrl: string, body: unknown, headers: Record<string, string> = {}, path = '/mcp'): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
