@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { diffPages } from '../history/tree-diff.js';
 import { isPagePath } from '../paths.js';
 import type { CommitEvent, Vault } from '../vault.js';
+import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
 import { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
 import { jsonSection, parseSection, readSnapshot, writeSnapshot } from './persist.js';
 import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
+import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
@@ -85,6 +87,19 @@ export class Knowledge {
 
   search(query: string, options: SearchOptions = {}): SearchResultSet {
     return { query, ...this.state.index.search(query, options), indexed_commit: this.commit };
+  }
+
+  similar(input: SimilarInput, limit = 10, visible?: (path: string) => boolean): { results: SimilarHit[]; indexed_commit: string } {
+    return { results: similar(this.state.index, input, limit, visible), indexed_commit: this.commit };
+  }
+
+  ask(input: AskInput): AskAnswer & { indexed_commit: string } {
+    return { ...ask(this.state.index, input), indexed_commit: this.commit };
+  }
+
+  /** The passages ask would quote, for an LLM to answer from. */
+  passages(input: AskInput): { passages: Passage[]; pagesUsed: number } {
+    return retrievePassages(this.state.index, input);
   }
 
   /** Rebuilds everything from HEAD inside the write queue and swaps it in. */

@@ -36,6 +36,10 @@ export class TermStats {
   private readonly totalLen = new Array<number>(FIELD_COUNT).fill(0);
   docCount = 0;
 
+  term(id: number): string {
+    return this.terms[id];
+  }
+
   id(term: string): number | undefined {
     return this.ids.get(term);
   }
