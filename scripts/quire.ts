@@ -3,11 +3,14 @@
  * The operator CLI. Every command takes `--data DIR` (default $QUIRE_DATA, else ./data).
  *   quire serve [--port N] [--host ADDR] [--base-url URL]
  *   quire user add NAME [--plan PLAN] | user list | user plan NAME PLAN | user passwd NAME
- *   quire key create USER --name NAME --scope read|write [--device] | key list USER | key revoke USER NAME
+ *   quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | key list USER | key revoke USER NAME
+ *   quire agent add USER NAME --mode MODE [--read PREFIX]... [--write PREFIX]... [--description TEXT]
+ *     | agent set USER NAME ... | agent list USER | agent remove USER NAME
  */
 import { parseArgs } from 'node:util';
 import { isQuireError } from '../vault-store/errors.js';
 import { ConfigError } from '../server/config.js';
+import { agentCommand } from './commands/agents.js';
 import { keyCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { UsageError } from './commands/usage-error.js';
@@ -16,7 +19,9 @@ import { userCommand } from './commands/users.js';
 const USAGE = `usage:
   quire serve [--port N] [--host ADDR] [--base-url URL] [--data DIR]
   quire user add NAME [--plan PLAN] | list | plan NAME PLAN | passwd NAME   (password on stdin)
-  quire key create USER --name NAME --scope read|write [--device] | list USER | revoke USER NAME`;
+  quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | list USER | revoke USER NAME
+  quire agent add USER NAME --mode read|propose|write [--read PREFIX]... [--write PREFIX]... [--description TEXT]
+  quire agent set USER NAME [--mode MODE] [--read PREFIX]... [--write PREFIX]... [--description TEXT] | list USER | remove USER NAME`;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -32,6 +37,10 @@ async function main(argv: string[]): Promise<void> {
       scope: { type: 'string' },
       device: { type: 'boolean' },
       agent: { type: 'string' },
+      mode: { type: 'string' },
+      read: { type: 'string', multiple: true },
+      write: { type: 'string', multiple: true },
+      description: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': return serveCommand(flags);
     case 'user': return userCommand(flags, rest, values);
     case 'key': return keyCommand(flags, rest, values);
+    case 'agent': return agentCommand(flags, rest, values);
     default: throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
 }

@@ -1,3 +1,4 @@
+import { AgentStore } from './agents/agent-store.js';
 import { AccountStore } from './accounts/account-store.js';
 import { KeyUsageStore } from './accounts/key-usage.js';
 import type { Config } from './config.js';
@@ -8,6 +9,7 @@ import { VaultRegistry } from './vaults/user-vault.js';
 export interface Services {
   config: Config;
   accounts: AccountStore;
+  agents: AgentStore;
   usage: KeyUsageStore;
   limiter: RateLimiter;
   vaults: VaultRegistry;
@@ -17,6 +19,7 @@ export function createServices(config: Config): Services {
   return {
     config,
     accounts: new AccountStore(config.dataDir),
+    agents: new AgentStore(config.dataDir),
     usage: new KeyUsageStore(config.dataDir),
     limiter: new RateLimiter(),
     vaults: new VaultRegistry(config.dataDir),

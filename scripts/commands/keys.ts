@@ -1,15 +1,17 @@
+import { AgentStore } from '../../server/agents/agent-store.js';
 import type { ConfigFlags } from '../../server/config.js';
 import { UsageError } from './usage-error.js';
 import { cliContext } from './context.js';
 
 export async function keyCommand(flags: ConfigFlags, args: string[], values: { name?: string; scope?: string; device?: boolean; agent?: string }): Promise<void> {
-  const { accounts, usage } = cliContext(flags);
+  const { config, accounts, usage } = cliContext(flags);
   const [action, user, name] = args;
   switch (action) {
     case 'create': {
       if (!user || !values.name || (values.scope !== 'read' && values.scope !== 'write')) {
-        throw new UsageError('usage: quire key create USER --name NAME --scope read|write [--device]');
+        throw new UsageError('usage: quire key create USER --name NAME --scope read|write [--device] [--agent NAME]');
       }
+      if (values.agent) new AgentStore(config.dataDir).require(user, values.agent);
       const { key } = await accounts.createKey({ user, name: values.name, scope: values.scope, device: values.device, agent: values.agent });
       // The key alone on stdout, so scripts can capture it: it is never shown again.
       process.stdout.write(`${key}\n`);
@@ -18,11 +20,11 @@ export async function keyCommand(flags: ConfigFlags, args: string[], values: { n
     case 'list': {
       if (!user) throw new UsageError('usage: quire key list USER');
       accounts.requireUser(user);
-      console.log(['name', 'scope', 'device', 'created', 'last used', 'device cursor'].join('\t'));
+      console.log(['name', 'scope', 'device', 'created', 'last used', 'device cursor', 'agent'].join('\t'));
       for (const k of accounts.keys(user)) {
         const u = usage.get(k.id);
         const cursor = k.device ? `${u.cursor ?? '-'}${u.cursor_at ? ` (${u.cursor_at})` : ''}` : '';
-        console.log([k.name, k.scope, k.device ? 'yes' : 'no', k.created_at, u.last_used_at ?? 'never', cursor].join('\t'));
+        console.log([k.name, k.scope, k.device ? 'yes' : 'no', k.created_at, u.last_used_at ?? 'never', cursor, k.agent ?? ''].join('\t'));
       }
       return;
     }

@@ -1,4 +1,8 @@
+import { deleteAgent, listAgents, putAgent } from './agents.js';
 import type { AnyOperation } from './operation.js';
+import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
+import { health } from './health.js';
+import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
 
 /** Every operation Quire offers. REST routes and MCP tools are generated from this list. */
@@ -8,4 +12,17 @@ export const catalog: AnyOperation[] = [
   writePage,
   deletePage,
   capturePage,
+  readPages,
+  pageOutline,
+  appendToPage,
+  patchPage,
+  movePageOp,
+  search,
+  listTags,
+  graph,
+  backlinks,
+  lintOp,
+  statsOp,
+  health,
+  rebuildIndex,
 ] as unknown as AnyOperation[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
+import { agentAccess } from '../agents/agent-gate.js';
 import { authorFor, type Credential } from '../auth/credential.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
@@ -31,8 +32,8 @@ export function checkPlan(services: Services, credential: Credential, surface: S
 
 /**
  * The one door to every operation, for every surface: plan, rate limit, scope, input
- * schema, then the handler. A RATE_LIMITED error carries the state so adapters can
- * still report the headers; every other outcome returns it.
+ * schema, the agent's permissions, then the handler. A RATE_LIMITED error carries the
+ * state so adapters can still report the headers; every other outcome returns it.
  */
 export async function invoke(services: Services, op: AnyOperation, credential: Credential, surface: Surface, raw: unknown, onRate?: (rate: RateState) => void): Promise<Invocation> {
   const plan = checkPlan(services, credential, surface);
@@ -44,6 +45,7 @@ export async function invoke(services: Services, op: AnyOperation, credential: C
   }
   const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
+  const { agent, visible } = agentAccess(services.agents, op, credential, parsed.data);
   const vault = await services.vaults.get(credential.user);
   const result = await op.handler({
     user: credential.user,
@@ -53,7 +55,8 @@ export async function invoke(services: Services, op: AnyOperation, credential: C
     config: services.config,
     services,
     surface,
-    visible: () => true,
+    agent,
+    visible,
   }, parsed.data);
   return { result, rate };
 }

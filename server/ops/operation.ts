@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Author } from '../../vault-store/vault.js';
+import type { Agent } from '../agents/agent-store.js';
 import type { Bucket } from '../accounts/plans.js';
 import type { Capability, Credential } from '../auth/credential.js';
 import type { Config } from '../config.js';
@@ -17,6 +18,8 @@ export interface OpContext {
   config: Config;
   services: Services;
   surface: Surface;
+  /** The agent the credential is bound to; undefined for the owner. */
+  agent?: Agent;
   /**
    * False for paths the caller may not read (an agent's read prefixes). Every handler that
    * reveals content or names filters through it: a hidden page behaves as if absent.
@@ -53,8 +56,17 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   /** null only with a reason in `restOnly` (e.g. a binary download). */
   mcp: McpBinding | null;
   restOnly?: string;
-  /** The page paths a write will touch, so agent write prefixes are checked before the handler. */
+  /**
+   * The page paths (or folder prefixes ending in "/") a write will touch, so agent mode and
+   * write prefixes are checked before the handler.
+   */
   writes?: (input: z.infer<S>) => string[];
+  /** Paths a proposal would change: checked against write prefixes like `writes`, but a `propose` agent may. */
+  proposes?: (input: z.infer<S>) => string[];
+  /** Only the owner (a credential not bound to an agent) may call it: agent management, approvals. */
+  ownerOnly?: boolean;
+  /** Hands out the whole vault at once (export): refused to an agent that cannot read all of it. */
+  wholeVault?: boolean;
   handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
 }
 

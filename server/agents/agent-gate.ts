@@ -1,0 +1,53 @@
+import { QuireError } from '../../vault-store/errors.js';
+import { underPrefix } from '../../vault-store/paths.js';
+import type { Credential } from '../auth/credential.js';
+import type { AnyOperation } from '../ops/operation.js';
+import type { Agent, AgentStore } from './agent-store.js';
+
+export interface AgentAccess {
+  agent?: Agent;
+  visible: (path: string) => boolean;
+}
+
+const EVERYTHING = () => true;
+
+/** True when some prefix covers the path; a folder prefix "a/" is covered by "a/" and "". */
+export function withinPrefixes(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => underPrefix(path, prefix));
+}
+
+export function readsWholeVault(agent: Agent): boolean {
+  return agent.read.includes('');
+}
+
+function forbidden(agent: Agent, message: string, details: Record<string, unknown> = {}): QuireError {
+  return new QuireError('AGENT_FORBIDDEN', message, { agent: agent.name, mode: agent.mode, ...details });
+}
+
+function checkPaths(agent: Agent, paths: readonly string[]): void {
+  const outside = paths.filter((p) => !withinPrefixes(p, agent.write));
+  if (outside.length) {
+    throw forbidden(agent, `Agent ${agent.name} may only write under ${agent.write.map((p) => p || '(whole vault)').join(', ') || 'no folder'}; ${outside.join(', ')} is outside`, { paths: outside, write: agent.write });
+  }
+}
+
+/**
+ * The agent half of the effective right (scope ∩ agent), checked in `invoke` after the
+ * input is parsed: owner-only and whole-vault operations, the agent's mode, and its write
+ * prefixes. Returns the read predicate handlers must filter through.
+ */
+export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): AgentAccess {
+  if (!credential.agent) return { visible: EVERYTHING };
+  const agent = agents.get(credential.user, credential.agent);
+  // A key outliving its agent must not fall back to the owner's rights.
+  if (!agent) throw new QuireError('AGENT_FORBIDDEN', `Agent ${credential.agent} no longer exists`, { agent: credential.agent });
+  if (op.ownerOnly) throw forbidden(agent, `${op.name} is for the vault owner only; agent ${agent.name} cannot call it`);
+  if (op.wholeVault && !readsWholeVault(agent)) throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
+  if (op.scope !== 'read' && agent.mode === 'read') throw forbidden(agent, `Agent ${agent.name} is read-only; ${op.name} is refused`);
+  const writes = op.writes?.(input) ?? [];
+  if (writes.length && agent.mode === 'propose') {
+    throw forbidden(agent, `Agent ${agent.name} may not write directly: send the change with create_proposal (POST /vault/proposals) for the owner to approve`);
+  }
+  checkPaths(agent, [...writes, ...(op.proposes?.(input) ?? [])]);
+  return { agent, visible: (path) => withinPrefixes(path, agent.read) };
+}
