@@ -1,0 +1,112 @@
+import fs, { promises as fsp } from 'node:fs';
+import { promisify } from 'node:util';
+import { applyDelta } from './apply-delta.js';
+import { inflateObject } from './inflate.js';
+
+const readAt = promisify(fs.read);
+// Vaults have no close(); a pack's descriptor lives as long as its reader does.
+const descriptors = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined));
+const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+export interface PackedObject {
+  type: string;
+  data: Buffer;
+}
+
+/**
+ * One packfile and its v2 index, read with positional reads and node's zlib. The index
+ * gives each object's offset; the next offset in pack order bounds its compressed bytes,
+ * so each object costs one read. Deltas are resolved against their base, found by offset
+ * (OFS_DELTA) or id (REF_DELTA, through `lookup` since the base may be elsewhere).
+ */
+export class PackFile {
+  /** Recently used delta bases: chains share them, and re-reading one means re-resolving it. */
+  private readonly bases = new Map<number, Promise<PackedObject>>();
+
+  private constructor(
+    private readonly fd: number,
+    private readonly ids: Buffer,
+    private readonly fanout: Uint32Array,
+    private readonly offsets: number[],
+    private readonly ends: Map<number, number>,
+  ) {}
+
+  /** Opens `<name>.idx` and `<name>.pack`; undefined for index versions other than 2. */
+  static async open(base: string): Promise<PackFile | undefined> {
+    const idx = await fsp.readFile(`${base}.idx`);
+    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return undefined;
+    const fanout = new Uint32Array(256);
+    for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
+    const count = fanout[255];
+    const idsAt = 8 + 256 * 4;
+    const smallAt = idsAt + count * 20 + count * 4;
+    const largeAt = smallAt + count * 4;
+    const offsets: number[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const small = idx.readUInt32BE(smallAt + i * 4);
+      offsets[i] = small & 0x80000000 ? Number(idx.readBigUInt64BE(largeAt + (small & 0x7fffffff) * 8)) : small;
+    }
+    const fd = fs.openSync(`${base}.pack`, 'r');
+    const packEnd = fs.fstatSync(fd).size - 20;
+    const sorted = [...offsets].sort((a, b) => a - b);
+    const ends = new Map(sorted.map((at, i) => [at, sorted[i + 1] ?? packEnd]));
+    const pack = new PackFile(fd, idx.subarray(idsAt, idsAt + count * 20), fanout, offsets, ends);
+    descriptors.register(pack, fd);
+    return pack;
+  }
+
+  /** Offset of `oid` in the pack, or undefined. */
+  find(oid: string): number | undefined {
+    const key = Buffer.from(oid, 'hex');
+    let lo = key[0] === 0 ? 0 : this.fanout[key[0] - 1];
+    let hi = this.fanout[key[0]];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const cmp = this.ids.compare(key, 0, 20, mid * 20, mid * 20 + 20);
+      if (cmp === 0) return this.offsets[mid];
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
+  }
+
+  async read(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
+    const end = this.ends.get(offset)!;
+    const raw = Buffer.allocUnsafe(end - offset);
+    await readAt(this.fd, raw, 0, raw.length, offset);
+    let at = 0;
+    let byte = raw[at++];
+    const type = (byte >> 4) & 7;
+    while (byte & 0x80) byte = raw[at++];
+    if (type === OFS_DELTA) {
+      byte = raw[at++];
+      let back = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = raw[at++];
+        back = (back + 1) * 128 + (byte & 0x7f);
+      }
+      const base = await this.base(offset - back, lookup);
+      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(at))) };
+    }
+    if (type === REF_DELTA) {
+      const base = await lookup(raw.subarray(at, at + 20).toString('hex'));
+      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(at + 20))) };
+    }
+    return { type: TYPES[type], data: await inflateObject(raw.subarray(at)) };
+  }
+
+  private base(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
+    let hit = this.bases.get(offset);
+    if (hit) {
+      this.bases.delete(offset);
+    } else {
+      hit = this.read(offset, lookup);
+      hit.catch(() => this.bases.delete(offset));
+    }
+    this.bases.set(offset, hit);
+    if (this.bases.size > 64) this.bases.delete(this.bases.keys().next().value!);
+    return hit;
+  }
+}
