@@ -16,7 +16,9 @@ export async function userCommand(flags: ConfigFlags, args: string[], values: { 
       if (!name) throw new UsageError('usage: quire user add NAME [--plan PLAN]');
       const user = await accounts.addUser(name, checkPlan(values.plan ?? DEFAULT_PLAN));
       // Create the vault now so the folder exists for the user's editor right away.
-      await new VaultRegistry(config.dataDir).get(name);
+      const vaults = new VaultRegistry(config.dataDir, { watch: false });
+      await vaults.get(name);
+      await vaults.close();
       console.log(`created user ${user.name} (plan ${user.plan})`);
       return;
     }

@@ -25,4 +25,7 @@ export const catalog: AnyOperation[] = [
   statsOp,
   health,
   rebuildIndex,
+  listAgents,
+  putAgent,
+  deleteAgent,
 ] as unknown as AnyOperation[];

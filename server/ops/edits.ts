@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { QuireError } from '../../vault-store/errors.js';
+import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits/text-edits.js';
+import { movePage } from '../../vault-store/edits/move.js';
+import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
+import { normalizePagePath } from '../../vault-store/paths.js';
+import { defineOp, type OpContext } from './operation.js';
+import { visiblePath } from './pages.js';
+import { baseHash, blobHash, pagePath } from './schemas.js';
+
+const encoder = new TextEncoder();
+const EDIT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
+
+/**
+ * Read-modify-write of one page inside the write queue, so the edit applies to exactly the
+ * version it was computed from; `base_hash` (when given) must match that version.
+ */
+async function editPage(ctx: OpContext, path: string, expected: string | null | undefined, edit: (current: string | undefined) => string, subject: string) {
+  const { vault, pages } = ctx.vault;
+  let created = false;
+  const event = await vault.mutate(ctx.author, `${subject} ${path}`, async () => {
+    pages.checkCase(path);
+    vault.expectHash(path, expected);
+    const file = await vault.readFile(path);
+    created = !file;
+    const next = edit(file ? new TextDecoder().decode(file.content) : undefined);
+    const bytes = Buffer.byteLength(next);
+    if (bytes > ctx.config.maxPageBytes) throw new QuireError('PAYLOAD_TOO_LARGE', `The page would be ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`);
+    return [{ path, content: encoder.encode(next) }];
+  });
+  const page = await pages.read(path);
+  return { ...page, commit: event?.commit ?? null, created: created && event !== undefined };
+}
+
+export const readPages = defineOp({
+  name: 'read_pages',
+  description: 'Read several pages at once (up to 50). Missing paths are listed in "missing" instead of failing the call.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ paths: z.array(pagePath).min(1).max(50) }),
+  rest: { method: 'post', path: '/vault/pages/batch' },
+  mcp: { title: 'Read pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: async (ctx, input) => {
+    const paths = [...new Set(input.paths.map((p) => normalizePagePath(p)))];
+    const pages = [];
+    const missing = [];
+    for (const path of paths) {
+      if (ctx.visible(path) && ctx.vault.vault.manifest.get(path)) pages.push(await ctx.vault.pages.read(path));
+      else missing.push(path);
+    }
+    return { pages, missing };
+  },
+});
+
+export const pageOutline = defineOp({
+  name: 'page_outline',
+  description: 'The headings of a page with their levels and line ranges (start_line..end_line, 1-based, inclusive), to read or patch one section.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ path: pagePath }),
+  rest: { method: 'get', path: '/vault/outline/*path' },
+  mcp: { title: 'Page outline', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: async (ctx, input) => {
+    const page = await ctx.vault.pages.read(visiblePath(ctx, input.path));
+    const lines = page.content.split('\n').length;
+    const { headings } = pageMeta(page.path, page.hash, encoder.encode(page.content));
+    const outline = headings.map((h, i) => {
+      const next = headings.slice(i + 1).find((o) => o.level <= h.level);
+      return { level: h.level, text: h.text, start_line: h.line, end_line: next ? next.line - 1 : lines };
+    });
+    return { path: page.path, hash: page.hash, title: page.title, lines, headings: outline };
+  },
+});
+
+export const appendToPage = defineOp({
+  name: 'append_to_page',
+  description: 'Append text to the end of a page, or to the end of one heading\'s section. Creates the page if it does not exist (without heading). Good for logs, journals and running lists.',
+  scope: 'write',
+  bucket: 'write',
+  input: z.object({ path: pagePath, text: z.string().min(1), heading: z.string().min(1).max(500).optional(), base_hash: baseHash }),
+  writes: (input) => [normalizePagePath(input.path)],
+  rest: { method: 'post', path: '/vault/append' },
+  mcp: { title: 'Append to page', annotations: EDIT },
+  handler: (ctx, input) => editPage(ctx, normalizePagePath(input.path), input.base_hash, (current) => {
+    if (current === undefined && input.heading) throw new QuireError('NOT_FOUND', `No page at ${input.path} to append under "${input.heading}"`);
+    return appendText(current ?? '', input.text, input.heading);
+  }, 'Append to'),
+});
+
+export const patchPage = defineOp({
+  name: 'patch_page',
+  description: 'Change part of a page: replace the body of one heading\'s section (heading) or one exact text span that occurs once (find). Requires base_hash from read_page.',
+  scope: 'write',
+  bucket: 'write',
+  input: z.object({
+    path: pagePath,
+    heading: z.string().min(1).max(500).optional(),
+    find: z.string().min(1).optional(),
+    replace: z.string(),
+    base_hash: blobHash.describe('The hash of the page version you read'),
+  }).refine((v) => (v.heading === undefined) !== (v.find === undefined), { message: 'give exactly one of heading or find', path: ['heading'] }),
+  writes: (input) => [normalizePagePath(input.path)],
+  rest: { method: 'post', path: '/vault/patch' },
+  mcp: { title: 'Patch page', annotations: EDIT },
+  handler: (ctx, input) => editPage(ctx, normalizePagePath(input.path), input.base_hash, (current) => {
+    const text = current ?? '';
+    return input.heading !== undefined ? replaceSection(text, input.heading, input.replace) : replaceSpan(text, input.find!, input.replace);
+  }, 'Patch'),
+});
+
+export const movePageOp = defineOp({
+  name: 'move_page',
+  description: 'Move or rename a page. Every link to it in other pages is rewritten in the same commit.',
+  scope: 'write',
+  bucket: 'write',
+  input: z.object({ from: pagePath, to: pagePath, base_hash: baseHash }),
+  writes: (input) => [normalizePagePath(input.from), normalizePagePath(input.to)],
+  rest: { method: 'post', path: '/vault/move' },
+  mcp: { title: 'Move page', annotations: EDIT },
+  handler: async (ctx, input) => {
+    const from = visiblePath(ctx, input.from);
+    const to = normalizePagePath(input.to);
+    const moved = await movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash });
+    return { ...moved, rewritten: moved.rewritten.filter(ctx.visible) };
+  },
+});

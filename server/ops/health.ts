@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineOp } from './operation.js';
+import { lintReport } from './knowledge.js';
+
+export const health = defineOp({
+  name: 'vault_health',
+  description: 'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits, file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({}),
+  rest: { method: 'get', path: '/vault/health' },
+  mcp: { title: 'Vault health', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: async (ctx) => {
+    const { vault, knowledge, user } = ctx.vault;
+    const watcher = await ctx.services.vaults.watchers?.get(user);
+    const state = watcher?.state();
+    const head = vault.head;
+    const fresh = knowledge.indexedCommit === head;
+    const watching = state?.watching ?? false;
+    const { counts } = lintReport(ctx);
+    return {
+      status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? 'ok' : 'degraded',
+      index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: knowledge.metas.size },
+      external_edits: { pending: state?.pending ?? null, skipped: state?.skipped ?? [] },
+      watcher: state
+        ? { watching: state.watching, folders: state.folders, last_commit: state.lastCommit ?? null, last_error: state.lastError ?? null }
+        : { watching: false },
+      git: {
+        head,
+        branch: 'main',
+        queued_writes: vault.pendingWrites,
+        // The watcher commits every settled edit; pending ones are what differs from HEAD now.
+        working_tree_clean: state ? state.pending === 0 : null,
+      },
+      lint: counts,
+    };
+  },
+});

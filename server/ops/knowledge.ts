@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { backlinksView, graphView, MAX_GRAPH_DEPTH } from '../../vault-store/knowledge/graph/graph-view.js';
+import { lint } from '../../vault-store/knowledge/lint/lint.js';
+import { commitCount, diskBytes, stats } from '../../vault-store/knowledge/stats.js';
+import { normalizePrefix } from '../../vault-store/paths.js';
+import type { Vault } from '../../vault-store/vault.js';
+import { defineOp, type OpContext } from './operation.js';
+import { visiblePath } from './pages.js';
+import { limit, pagePath } from './schemas.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
+
+// Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
+const DISK_TTL_MS = 60_000;
+const diskCache = new WeakMap<Vault, { at: number; bytes: Promise<number> }>();
+
+function vaultBytes(vault: Vault): Promise<number> {
+  const hit = diskCache.get(vault);
+  if (hit && Date.now() - hit.at < DISK_TTL_MS) return hit.bytes;
+  const bytes = diskBytes(vault.dir);
+  diskCache.set(vault, { at: Date.now(), bytes });
+  return bytes;
+}
+
+export function lintReport(ctx: OpContext) {
+  const { knowledge } = ctx.vault;
+  return { ...lint(knowledge.metas, knowledge.graph, { maxPageBytes: ctx.config.maxPageBytes, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
+}
+
+export const search = defineOp({
+  name: 'search',
+  description: 'Full-text search over page titles, bodies, tags and paths, best first, with snippets (matches in **bold**). Supports "exact phrases", prefix* terms, and suggests spellings for unknown words. Filter by folder prefix or tag.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({
+    q: z.string().min(1).max(500).describe('The query'),
+    limit: limit(100, 10),
+    prefix: z.string().max(1024).optional().describe('Only pages under this folder, e.g. "projects/"'),
+    tag: z.string().max(200).optional().describe('Only pages with this tag (without "#"; nested tags match)'),
+  }),
+  rest: { method: 'get', path: '/vault/search' },
+  mcp: { title: 'Search the vault', annotations: READ_ONLY },
+  handler: async (ctx, input) => ctx.vault.knowledge.search(input.q, {
+    limit: input.limit,
+    prefix: input.prefix ? normalizePrefix(input.prefix) : undefined,
+    tag: input.tag?.replace(/^#/, ''),
+    visible: ctx.visible,
+  }),
+});
+
+export const graph = defineOp({
+  name: 'graph',
+  description: 'The link graph: pages as nodes (with in/out link counts), links as edges, and unresolved links. Give path (and depth) for the neighbourhood of one page.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ path: pagePath.optional(), depth: z.coerce.number().int().min(0).max(MAX_GRAPH_DEPTH).optional() }),
+  rest: { method: 'get', path: '/vault/graph' },
+  mcp: { title: 'Link graph', annotations: READ_ONLY },
+  handler: async (ctx, input) => {
+    const { knowledge } = ctx.vault;
+    const path = input.path === undefined ? undefined : visiblePath(ctx, input.path);
+    return graphView(knowledge.metas, knowledge.graph, { path, depth: input.depth, visible: ctx.visible });
+  },
+});
+
+export const backlinks = defineOp({
+  name: 'backlinks',
+  description: 'Pages that link to the given page.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ path: pagePath }),
+  rest: { method: 'get', path: '/vault/backlinks/*path' },
+  mcp: { title: 'Backlinks', annotations: READ_ONLY },
+  handler: async (ctx, input) => {
+    const { knowledge } = ctx.vault;
+    return backlinksView(knowledge.metas, knowledge.graph, visiblePath(ctx, input.path), ctx.visible);
+  },
+});
+
+export const lintOp = defineOp({
+  name: 'lint',
+  description: 'Check the vault for problems: broken links, orphan pages, empty pages, duplicate titles, invalid frontmatter, case-only path collisions and oversize pages.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({}),
+  rest: { method: 'get', path: '/vault/lint' },
+  mcp: { title: 'Lint the vault', annotations: READ_ONLY },
+  handler: async (ctx) => lintReport(ctx),
+});
+
+export const statsOp = defineOp({
+  name: 'vault_stats',
+  description: 'Vault statistics: pages, words, links, unresolved links, tags with counts, pages per top folder, commits and size on disk.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({}),
+  rest: { method: 'get', path: '/vault/stats' },
+  mcp: { title: 'Vault statistics', annotations: READ_ONLY },
+  handler: async (ctx) => {
+    const { knowledge, vault } = ctx.vault;
+    const [commits, bytes] = await Promise.all([commitCount(vault), vaultBytes(vault)]);
+    return { ...stats(knowledge.metas, knowledge.graph, { commits, diskBytes: bytes, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
+  },
+});
+
+export const listTags = defineOp({
+  name: 'list_tags',
+  description: 'Every tag in the vault with how many pages carry it, most used first.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ limit: limit(10_000, 1000) }),
+  rest: { method: 'get', path: '/vault/tags' },
+  mcp: { title: 'List tags', annotations: READ_ONLY },
+  handler: async (ctx, input) => {
+    const counts = new Map<string, number>();
+    for (const meta of ctx.vault.knowledge.metas.values()) {
+      if (!ctx.visible(meta.path)) continue;
+      for (const tag of meta.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    }
+    const tags = [...counts].map(([tag, pages]) => ({ tag, pages })).sort((a, b) => b.pages - a.pages || (a.tag < b.tag ? -1 : 1));
+    return { tags: tags.slice(0, input.limit), total: tags.length };
+  },
+});
+
+export const rebuildIndex = defineOp({
+  name: 'rebuild_index',
+  description: 'Rebuild the search index, link graph and page metadata from the current commit. Only needed if results look stale.',
+  scope: 'write',
+  bucket: 'expensive',
+  input: z.object({}),
+  rest: { method: 'post', path: '/vault/index/rebuild' },
+  mcp: { title: 'Rebuild index', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
+  handler: async (ctx) => {
+    const { pages, ms } = await ctx.vault.knowledge.rebuild();
+    return { pages, ms, indexed_commit: ctx.vault.knowledge.indexedCommit };
+  },
+});

@@ -1,0 +1,53 @@
+import { QuireError } from '../errors.js';
+import type { LinkGraph } from '../knowledge/graph/link-graph.js';
+import type { Pages } from '../pages.js';
+import type { Author, FileChange } from '../vault.js';
+import { rewriteLinks } from './rewrite-links.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1, -'.md'.length);
+}
+
+/**
+ * Moves a page and rewrites every link to it in the same commit, so the vault never has a
+ * moment of broken links. Wiki links keep the bare name when it stays unambiguous.
+ */
+export async function movePage(pages: Pages, graph: LinkGraph, author: Author, input: { from: string; to: string; baseHash?: string | null }) {
+  const { vault } = pages;
+  const { from, to } = input;
+  if (from === to) throw new QuireError('INVALID_REQUEST', 'from and to are the same path', { field: 'to' });
+  return vault.exclusive(async () => {
+    const source = await vault.readFile(from);
+    if (!source) throw new QuireError('NOT_FOUND', `No page at ${from}`, { path: from });
+    vault.expectHash(from, input.baseHash);
+    const existing = vault.manifest.get(to);
+    if (existing) throw new QuireError('CONFLICT', `${to} already exists`, { path: to, current_hash: existing.oid });
+    const twin = vault.manifest.caseTwin(to);
+    if (twin && twin !== from) throw new QuireError('CASE_COLLISION', `${to} differs only in case from existing page ${twin}`, { path: to, existing_path: twin });
+
+    const newName = nameOf(to);
+    const clash = vault.manifest.pages().some((p) => p !== from && nameOf(p).toLowerCase() === newName.toLowerCase());
+    const newWikiTarget = clash ? to.slice(0, -'.md'.length) : newName;
+    const changes: FileChange[] = [{ path: from, content: null }];
+    let movedContent = decoder.decode(source.content);
+    const rewritten: string[] = [];
+    for (const linker of new Set([...graph.backlinks(from), ...(graph.links(from).some((l) => l.resolved === from) ? [from] : [])])) {
+      const wikiTargets = new Set(graph.links(linker).filter((l) => l.resolved === from && l.kind === 'wiki').map((l) => l.target));
+      const newPath = linker === from ? to : linker;
+      const before = linker === from ? movedContent : decoder.decode((await vault.readFile(linker))!.content);
+      const after = rewriteLinks(before, newPath, linker, { from, to, wikiTargets, newWikiTarget });
+      if (linker === from) movedContent = after;
+      else if (after !== before) {
+        changes.push({ path: linker, content: encoder.encode(after) });
+        rewritten.push(linker);
+      }
+    }
+    // Relative markdown links inside the moved page itself point elsewhere from its new folder.
+    changes.push({ path: to, content: encoder.encode(movedContent) });
+    const event = await vault.commitChanges(author, `Move ${from} to ${to}`, changes);
+    return { from, to, commit: event!.commit, hash: event!.changes.find((c) => c.path === to)!.oid!, rewritten };
+  });
+}
