@@ -1,11 +1,13 @@
 /**
  * Issue 3, the watcher: on the 10k-page vault, the full working-tree scan (start-up scan),
- * the time from an external file write to its commit landing (default quiet/stability
- * periods), a burst of edits, and the folder-only watching against chokidar's per-file mode.
+ * the time from an external file write to its commit landing and to the new text being
+ * searchable (default quiet/stability periods), a burst of edits, and the folder-only
+ * watching against chokidar's per-file mode.
  */
 import { watch } from 'chokidar';
 import { promises as fsp, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
@@ -39,6 +41,8 @@ export default async function () {
     scans.push(ms);
   }
 
+  const indexDir = `${dir}-index`;
+  const [knowledge, indexBuildMs] = await timed(() => Knowledge.open(vault, { indexDir, persistDelayMs: false }));
   const landed = new Map<string, (at: number) => void>();
   let commitCount = 0;
   vault.onCommit((event: CommitEvent) => {
@@ -48,14 +52,18 @@ export default async function () {
   });
   const [watcher, startMs] = await timed(() => VaultWatcher.start(vault));
 
-  const latencies: number[] = [];
+  const toCommit: number[] = [];
+  const toSearchable: number[] = [];
   for (let i = 0; i < EDITS; i++) {
     const path = manifest.paths[(i * 389) % manifest.paths.length];
+    const word = `zqxwatch${String.fromCharCode(97 + i)}`;
     const commit = commitOf(landed, path);
-    await fsp.appendFile(join(dir, path), `\nexternal edit ${i} zqx${i}\n`);
+    await fsp.appendFile(join(dir, path), `\nexternal edit ${word}\n`);
     const settled = performance.now(); // the write has returned: the file is settled
-    latencies.push((await commit) - settled);
+    toCommit.push((await commit) - settled);
     landed.delete(path);
+    if (!knowledge.search(word).results.some((hit) => hit.path === path)) throw new Error(`${word} is not searchable in ${path}`);
+    toSearchable.push(performance.now() - settled);
   }
 
   const burstPaths = Array.from({ length: BURST }, (_, i) => `bench-burst/page-${i}.md`);
@@ -78,7 +86,9 @@ export default async function () {
     await fsw.close();
     return watched;
   });
+  await knowledge.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(indexDir, { recursive: true, force: true });
 
   return {
     pages: manifest.paths.length,
@@ -86,7 +96,9 @@ export default async function () {
     full_scan_ms: summarize(scans),
     watcher_start_ms: round(startMs),
     watched_folders: folders,
-    edit_to_commit_ms: summarize(latencies),
+    index_build_ms: round(indexBuildMs),
+    edit_to_commit_ms: summarize(toCommit),
+    edit_to_searchable_ms: summarize(toSearchable),
     burst: { files: BURST, write_ms: round(burstWritten - burstStarted), last_write_to_commit_ms: round(burstLanded - burstWritten), commits: burstCommits },
     chokidar_per_file: { watches: perFile, ready_ms: round(perFileMs) },
   };
