@@ -1,5 +1,6 @@
 import { deleteAgent, listAgents, putAgent } from './agents.js';
 import type { AnyOperation } from './operation.js';
+import { askOp, similarPages } from './ask.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
@@ -18,6 +19,8 @@ export const catalog: AnyOperation[] = [
   patchPage,
   movePageOp,
   search,
+  similarPages,
+  askOp,
   listTags,
   graph,
   backlinks,

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ask, MAX_ASK_PAGES, DEFAULT_ASK_PAGES, retrievePassages } from '../../vault-store/knowledge/ask.js';
+import { similar } from '../../vault-store/knowledge/similar.js';
+import { generateAnswer } from '../llm/chat.js';
+import { defineOp } from './operation.js';
+import { visiblePath } from './pages.js';
+import { limit } from './schemas.js';
+
+const ANSWER_PASSAGES = 5;
+
+export const askOp = defineOp({
+  name: 'ask',
+  description: `Answer a question from the vault, with citations (path, hash, excerpt) of the pages the answer comes from. Reads up to max_pages pages (1-${MAX_ASK_PAGES}, default ${DEFAULT_ASK_PAGES}).`,
+  scope: 'read',
+  bucket: 'expensive',
+  input: z.object({
+    question: z.string().min(1).max(2000),
+    max_pages: z.coerce.number().int().min(1).max(MAX_ASK_PAGES).default(DEFAULT_ASK_PAGES),
+  }),
+  rest: { method: 'post', path: '/vault/ask' },
+  mcp: { title: 'Ask the vault', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+  handler: async (ctx, input) => {
+    const { index, indexedCommit } = ctx.vault.knowledge;
+    const query = { question: input.question, maxPages: input.max_pages, visible: ctx.visible };
+    const extractive = { ...ask(index, query), mode: 'extractive' as const, indexed_commit: indexedCommit };
+    const llm = ctx.config.llm;
+    if (!llm || extractive.citations.length === 0) return extractive;
+    const { passages } = retrievePassages(index, query);
+    const used = passages.slice(0, ANSWER_PASSAGES);
+    try {
+      const answer = await generateAnswer(llm, input.question, used);
+      return {
+        answer,
+        citations: used.map((p) => ({ path: p.path, hash: p.hash, excerpt: p.text })),
+        pages_used: extractive.pages_used,
+        mode: 'generated' as const,
+        indexed_commit: indexedCommit,
+      };
+    } catch (err) {
+      // The vault still answers when the model does not: quote the passages instead.
+      console.error('quire: LLM answer failed, answering extractively:', (err as Error).message);
+      return { ...extractive, llm_error: 'The language model did not answer; this answer quotes your pages instead.' };
+    }
+  },
+});
+
+export const similarPages = defineOp({
+  name: 'similar_pages',
+  description: 'Pages most similar to a given page (path) or to a piece of text (text), by shared distinctive terms.',
+  scope: 'read',
+  bucket: 'read',
+  input: z.object({ path: z.string().min(1).max(4096).optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
+    .refine((v) => (v.path === undefined) !== (v.text === undefined), { message: 'give exactly one of path or text', path: ['path'] }),
+  rest: { method: 'get', path: '/vault/similar' },
+  mcp: { title: 'Similar pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
+  handler: async (ctx, input) => {
+    const { index, indexedCommit } = ctx.vault.knowledge;
+    const target = input.path !== undefined ? { path: visiblePath(ctx, input.path) } : { text: input.text! };
+    return { results: similar(index, target, input.limit, ctx.visible), indexed_commit: indexedCommit };
+  },
+});
