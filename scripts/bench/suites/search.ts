@@ -1,0 +1,103 @@
+/**
+ * Search on the 10k-page vault: full build, in-process query latency and MRR (each query
+ * is a page's title; that page must come first), index update inside one write, start-up
+ * from the persisted index to the first answer, RSS, and `rg` on the same files.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
+import { Pages } from '../../../vault-store/pages.js';
+import { Vault } from '../../../vault-store/vault.js';
+import { BENCH_DIR, benchVault, round, summarize } from '../fixture.js';
+
+const author = { name: 'bench', email: 'bench@quire.invalid' };
+
+function gitVault(source: string): string {
+  const dir = join(BENCH_DIR, 'search-git-10000');
+  if (!existsSync(join(dir, '.git'))) {
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(source, dir, { recursive: true });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-m', 'seed');
+  }
+  return dir;
+}
+
+export default async function (): Promise<Record<string, unknown>> {
+  const { source, manifest } = benchVault();
+  const dir = gitVault(source);
+  const indexDir = join(BENCH_DIR, 'search-index');
+  rmSync(indexDir, { recursive: true, force: true });
+
+  let vault = await Vault.open(dir);
+  // Listeners run in order: one before Knowledge's and one after time its update in the write path.
+  let committedAt = 0;
+  vault.onCommit(() => void (committedAt = performance.now()));
+  let started = performance.now();
+  let knowledge = await Knowledge.open(vault, { indexDir, persistDelayMs: false });
+  const buildMs = performance.now() - started;
+
+  const sample = Array.from({ length: 500 }, (_, i) => (i * 7919) % manifest.titles.length);
+  const times: number[] = [];
+  let reciprocal = 0;
+  for (const k of sample) {
+    const t = performance.now();
+    const { results } = knowledge.search(manifest.titles[k]);
+    times.push(performance.now() - t);
+    const at = results.findIndex((r) => r.path === manifest.paths[k]);
+    reciprocal += at < 0 ? 0 : 1 / (at + 1);
+  }
+  const wordTimes: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const q = `${manifest.vocab[(i * 13) % 2000]} ${manifest.vocab[(i * 31) % 5000]}`;
+    const t = performance.now();
+    knowledge.search(q);
+    wordTimes.push(performance.now() - t);
+  }
+
+  const updates: number[] = [];
+  vault.onCommit(() => void updates.push(performance.now() - committedAt));
+  const pages = new Pages(vault);
+  for (let i = 0; i < 30; i++) {
+    const path = manifest.paths[(i * 101) % manifest.paths.length];
+    const page = await pages.read(path);
+    await pages.write(author, { path, content: `${page.content}\nEdited ${i} zebracorn.\n` });
+  }
+  await knowledge.close();
+
+  started = performance.now();
+  vault = await Vault.open(dir);
+  const vaultOpenMs = performance.now() - started;
+  knowledge = await Knowledge.open(vault, { indexDir, persistDelayMs: false });
+  knowledge.search('zebracorn');
+  const startupMs = performance.now() - started;
+  global.gc?.();
+  const rssMb = process.memoryUsage().rss / 1e6;
+
+  const rgTimes: number[] = [];
+  const rg = spawnSync('rg', ['--version']).status === 0;
+  if (rg) {
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      spawnSync('rg', ['-l', '-i', '-F', manifest.titles[sample[i]], dir, '--glob', '!.git']);
+      rgTimes.push(performance.now() - t);
+    }
+  }
+  await knowledge.close();
+  return {
+    pages: knowledge.index.size,
+    loaded_from: knowledge.loadedFrom,
+    build_ms: round(buildMs, 0),
+    query_title_ms: summarize(times),
+    query_two_words_ms: summarize(wordTimes),
+    mrr_titles: round(reciprocal / sample.length, 3),
+    update_after_write_ms: summarize(updates),
+    startup_to_first_answer_ms: round(startupMs, 0),
+    of_which_vault_open_ms: round(vaultOpenMs, 0),
+    rss_mb: round(rssMb, 0),
+    rg_ms: rg ? summarize(rgTimes) : 'rg not installed',
+  };
+}
