@@ -7,6 +7,7 @@ export interface WatcherPoolOptions extends VaultWatcherOptions {
 }
 
 interface Entry {
+  vault: Vault;
   started: Promise<VaultWatcher | undefined>;
   idle: NodeJS.Timeout;
 }
@@ -29,10 +30,12 @@ export class WatcherPool {
   /** Marks `key`'s vault as in use, starting its watcher on first use. */
   touch(key: string, vault: Vault): void {
     const entry = this.entries.get(key);
-    if (entry) {
+    if (entry?.vault === vault) {
       entry.idle.refresh();
       return;
     }
+    // The vault was reopened: its old watcher would commit through a stale manifest.
+    if (entry) void this.close(key);
     const started = VaultWatcher.start(vault, this.options).catch((err: Error) => {
       // Watching is best effort: writes and reads work without it. Forget the entry so
       // the next touch tries again.
@@ -42,7 +45,7 @@ export class WatcherPool {
     });
     const idle = setTimeout(() => void this.close(key), this.idleMs);
     idle.unref();
-    this.entries.set(key, { started, idle });
+    this.entries.set(key, { vault, started, idle });
   }
 
   /** The running watcher of `key`, once started. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
@@ -74,6 +74,15 @@ describe('VaultWatcher', () => {
 
     expect(event.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal(['delete a.md', 'delete notes/b.md', 'delete notes/deep/c.md']);
     expect(t.vault.manifest.size).to.equal(0);
+  });
+
+  it('commits a renamed folder as one commit of deletes and adds', async () => {
+    watcher = await VaultWatcher.start(t.vault, OPTIONS);
+    renameSync(join(t.dir, 'notes'), join(t.dir, 'archive'));
+
+    const event = await nextCommit();
+
+    expect(event.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal(['add archive/b.md', 'delete notes/b.md']);
   });
 
   it('ignores .git, dot-folders and dot-files', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Vault } from '../../../vault-store/vault.js';
 import { WatcherPool } from '../../../vault-store/watcher/watcher-pool.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 import { historyOf, waitFor } from './helpers.js';
@@ -58,6 +59,20 @@ describe('WatcherPool', () => {
       pool.touch('alice', t.vault);
     }
     expect(pool.keys()).to.deep.equal(['alice']);
+  });
+
+  it('replaces the watcher when the key comes back with a reopened vault', async () => {
+    pool = new WatcherPool();
+    const [t] = vaults;
+    pool.touch('alice', t.vault);
+    const first = await pool.get('alice');
+    const reopened = await Vault.open(t.dir);
+
+    pool.touch('alice', reopened);
+    const second = await pool.get('alice');
+
+    expect(second!.vault).to.equal(reopened);
+    await waitFor('the old watcher to stop', () => (first!.state().watching ? undefined : true));
   });
 
   it('closes every watcher on closeAll', async () => {
