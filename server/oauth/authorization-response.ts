@@ -13,14 +13,18 @@ export function authorizationResponse(redirectUri: string, issuer: string, param
 
 /**
  * The SDK's authorize handler redirects its own errors (bad PKCE method, unknown scope)
- * without `iss`; this adds it, so every response of the endpoint carries it.
+ * without `iss`, and without `state` when the request failed its schema; this adds both,
+ * so every response of the endpoint names the issuer and returns the client's state.
  */
 export function issuerOnRedirects(issuer: string): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
     res.redirect = ((statusOrUrl: number | string, url?: string) => {
       const [status, target] = typeof statusOrUrl === 'number' ? [statusOrUrl, url!] : [302, statusOrUrl];
-      redirect(status, authorizationResponse(target, issuer, {}));
+      // Read at redirect time: a POSTed form is parsed only inside the SDK's router.
+      const params = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown> | undefined;
+      const state = typeof params?.state === 'string' && !new URL(target).searchParams.has('state') ? params.state : undefined;
+      redirect(status, authorizationResponse(target, issuer, { state }));
     }) as Response['redirect'];
     next();
   };

@@ -228,6 +228,8 @@ export class OAuthGrants {
       doc.tokens = doc.tokens.filter((t) => t.expires_at > now);
       const live = new Set(doc.tokens.map((t) => t.grant_id));
       doc.grants = doc.grants.filter((g) => live.has(g.id));
+      // This document becomes the cached one: an index built while changing it is stale.
+      this.tokenIndex.delete(doc);
       return result;
     });
   }

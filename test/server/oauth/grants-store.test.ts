@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { LIFETIME_MS, OAuthGrants, type CodeRequest } from '../../../server/oauth/grants-store.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const request: CodeRequest = {
+  client_id: 'c1', client_name: 'App', user: 'ann', scopes: ['mcp:read'], resource: 'http://q.test/mcp', redirect_uri: 'https://app.test/cb', challenge: 'ch',
+};
+
+describe('OAuthGrants lifetimes and storage', () => {
+  const dir = tempDir();
+  after(() => dir.cleanup());
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const grants = new OAuthGrants(dir.path, () => now);
+
+  it('lets a code expire after its short lifetime', async () => {
+    const code = await grants.issueCode(request);
+    now += LIFETIME_MS.code + 1;
+    let error: Error | undefined;
+    await grants.codeChallenge('c1', code).catch((err: Error) => (error = err));
+    expect(error?.message).to.match(/expired/);
+  });
+
+  it('expires access tokens after an hour, while the refresh token still works', async () => {
+    const tokens = await grants.exchangeCode('c1', await grants.issueCode(request), undefined, undefined);
+    expect(grants.verifyAccess(tokens.access_token)?.grant.user).to.equal('ann');
+    now += LIFETIME_MS.access + 1;
+    expect(grants.verifyAccess(tokens.access_token)).to.equal(undefined);
+    const fresh = await grants.refresh('c1', tokens.refresh_token!, undefined, undefined);
+    expect(grants.verifyAccess(fresh.access_token)?.scopes).to.deep.equal(['mcp:read']);
+  });
+
+  it('stores only hashes of codes and tokens', async () => {
+    const code = await grants.issueCode(request);
+    const tokens = await grants.exchangeCode('c1', code, undefined, undefined);
+    const file = readFileSync(join(dir.path, 'oauth-grants.json'), 'utf8');
+    for (const secret of [code, tokens.access_token, tokens.refresh_token!]) expect(file).to.not.include(secret);
+  });
+});
