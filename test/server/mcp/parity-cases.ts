@@ -1,0 +1,43 @@
+/**
+ * One good and one bad input per operation that has both a REST and an MCP binding. The
+ * parity test fails for an operation missing here: a new operation adds its case.
+ * Cases run in this order on two identically seeded vaults, so writes see the same state.
+ */
+export interface ParityCase {
+  good: (hashOf: (path: string) => Promise<string>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** null for an operation that takes no input, so nothing can be invalid. */
+  bad: Record<string, unknown> | null;
+}
+
+export const SEED: Record<string, string> = {
+  'notes/a.md': '---\ntags: [alpha]\n---\n# A\n\nSee [[b]] and the idea. #tag1\n\n## Section\ntext under section\n',
+  'notes/b.md': '# B\n\nBack to [[a]].\n',
+  'notes/c.md': '# C\n\nAn orphan.\n',
+};
+
+export const PARITY_CASES: Record<string, ParityCase> = {
+  list_pages: { good: () => ({ prefix: 'notes/' }), bad: { limit: 0 } },
+  read_page: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
+  read_pages: { good: () => ({ paths: ['notes/a.md', 'notes/b'] }), bad: { paths: [] } },
+  page_outline: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
+  list_tags: { good: () => ({}), bad: { limit: 0 } },
+  search: { good: () => ({ q: 'idea' }), bad: { q: '' } },
+  similar_pages: { good: () => ({ path: 'notes/a.md' }), bad: { limit: 0 } },
+  ask: { good: () => ({ question: 'What does A say about the idea?' }), bad: { question: '' } },
+  graph: { good: () => ({ path: 'notes/a.md', depth: 1 }), bad: { depth: 9 } },
+  backlinks: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
+  lint: { good: () => ({}), bad: null },
+  vault_stats: { good: () => ({}), bad: null },
+  vault_health: { good: () => ({}), bad: null },
+  write_page: { good: () => ({ path: 'notes/new.md', content: '# New\n\nLinks to [[a]].\n' }), bad: { path: 'notes/x.md', content: 42 } },
+  append_to_page: { good: () => ({ path: 'notes/b.md', text: 'More text.' }), bad: { path: 'notes/b.md', text: '' } },
+  patch_page: {
+    good: async (hashOf) => ({ path: 'notes/a.md', heading: 'Section', replace: 'patched text\n', base_hash: await hashOf('notes/a.md') }),
+    bad: { path: 'notes/a.md', replace: 'x' },
+  },
+  move_page: { good: () => ({ from: 'notes/new.md', to: 'notes/renamed.md' }), bad: { from: 'notes/new.md' } },
+  capture: { good: () => ({ title: 'Idea', source: 'parity test', content: 'An idea worth keeping.' }), bad: { title: '', content: 'x' } },
+  delete_page: { good: () => ({ path: 'notes/c.md' }), bad: { path: 'notes/c.md', base_hash: 'not-a-hash' } },
+  rebuild_index: { good: () => ({}), bad: null },
+  recent_changes: { good: () => ({ limit: 5 }), bad: { limit: 0 } },
+};

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { catalog } from '../../../server/ops/catalog.js';
+import type { AnyOperation } from '../../../server/ops/operation.js';
+import { testAuthor } from '../../helpers/temp-vault.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { call, mcpClient } from './mcp-client.js';
+import { PARITY_CASES, SEED } from './parity-cases.js';
+
+const both = catalog.filter((op) => op.rest && op.mcp);
+
+/** The REST request an operation's binding implies: path parameters, then query or JSON body. */
+function restRequest(op: AnyOperation, input: Record<string, unknown>): { path: string; init: RequestInit & { json?: unknown } } {
+  const rest = { ...input };
+  const path = op.rest!.path.replace(/([:*])(\w+)/g, (_m, kind: string, name: string) => {
+    const value = String(rest[name]);
+    delete rest[name];
+    return kind === '*' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  const method = op.rest!.method.toUpperCase();
+  if (method === 'GET' || method === 'DELETE') {
+    const query = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)]));
+    return { path: query.size ? `${path}?${query}` : path, init: { method } };
+  }
+  return { path, init: { method, json: rest } };
+}
+
+/** Commit ids, blob hashes and clocks differ between two runs; everything else must not. */
+function comparable(value: unknown): string {
+  return JSON.stringify(value, (key, v) => (key === 'commit' || /(^ms|_ms|_at|^took)$/.test(key) ? undefined : v))
+    .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
+}
+
+describe('REST and MCP parity, driven by the catalog', () => {
+  let server: TestServer;
+  let restKey: string;
+  let mcp: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    // Same key name for both users: commits name the key, and results must match.
+    restKey = await server.key('rest-user', 'write', { name: 'parity' });
+    mcp = await mcpClient(server.url, { bearer: await server.key('mcp-user', 'write', { name: 'parity' }) });
+    for (const user of ['rest-user', 'mcp-user']) {
+      const vault = await server.services.vaults.get(user);
+      for (const [path, content] of Object.entries(SEED)) await vault.pages.write(testAuthor, { path, content });
+    }
+  });
+  after(async () => {
+    await mcp.close();
+    await server.stop();
+  });
+
+  it('has a parity case for every operation bound to both surfaces', () => {
+    expect(both.map((op) => op.name).filter((name) => !PARITY_CASES[name])).to.deep.equal([]);
+  });
+
+  it('offers every operation with an MCP binding as a tool, and answers every REST binding', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name).sort()).to.deep.equal(catalog.filter((op) => op.mcp).map((op) => op.name).sort());
+    for (const op of catalog.filter((o) => o.rest && !o.rest.path.includes(':') && !o.rest.path.includes('*'))) {
+      const res = await server.api(op.rest!.path, { method: op.rest!.method.toUpperCase(), key: restKey, ...(op.rest!.method === 'get' ? {} : { json: {} }) });
+      expect((await res.clone().json().catch(() => ({}))).message ?? '', op.name).to.not.match(/No such endpoint/);
+    }
+  });
+
+  const ordered = Object.keys(PARITY_CASES).map((name) => both.find((op) => op.name === name)).filter((op): op is AnyOperation => op !== undefined);
+  for (const op of ordered) {
+    it(`${op.name}: same validation error and same result on both surfaces`, async () => {
+      const parity = PARITY_CASES[op.name];
+      if (parity.bad) {
+        const { path, init } = restRequest(op, parity.bad);
+        const rest = await server.api(path, { ...init, key: restKey });
+        expect(rest.status, `REST ${path}`).to.be.within(400, 499);
+        const viaMcp = await call(mcp, op.name, parity.bad);
+        expect(viaMcp.isError).to.equal(true);
+        expect((viaMcp.structuredContent as { code: string }).code).to.equal((await rest.json()).code);
+      }
+      const hashOf = (user: string) => async (p: string) => (await (await server.services.vaults.get(user)).pages.read(p)).hash;
+      const { path, init } = restRequest(op, await parity.good(hashOf('rest-user')));
+      const rest = await server.api(path, { ...init, key: restKey });
+      const restBody = await rest.json();
+      expect(rest.status, JSON.stringify(restBody)).to.be.within(200, 299);
+      const viaMcp = await call(mcp, op.name, await parity.good(hashOf('mcp-user')));
+      expect(viaMcp.isError, JSON.stringify(viaMcp.structuredContent)).to.not.equal(true);
+      expect(comparable(viaMcp.structuredContent)).to.equal(comparable(restBody));
+    });
+  }
+});
