@@ -1,6 +1,7 @@
 import { deleteAgent, listAgents, putAgent } from './agents.js';
 import type { AnyOperation } from './operation.js';
 import { askOp, similarPages } from './ask.js';
+import { ackChanges, recentChanges } from './changes.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
@@ -28,6 +29,8 @@ export const catalog: AnyOperation[] = [
   statsOp,
   health,
   rebuildIndex,
+  recentChanges,
+  ackChanges,
   listAgents,
   putAgent,
   deleteAgent,
