@@ -152,7 +152,8 @@ export class Vault {
     });
     // Working files first, ref last: after a crash in between, HEAD is the old commit and
     // the start-up scan commits the newer files, so nothing written is lost.
-    await Promise.all(changes.filter((c) => !c.inWorkingTree).map((c) => this.writeWorkingFile(c.path, c.content)));
+    // Objects are fsynced in the same parallel round as the working files.
+    await Promise.all([this.repo.flushObjects(), ...changes.filter((c) => !c.inWorkingTree).map((c) => this.writeWorkingFile(c.path, c.content))]);
     await this.repo.moveRef(commit);
     this.headOid = commit;
     for (const c of changes) {
