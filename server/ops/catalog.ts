@@ -2,10 +2,13 @@ import { deleteAgent, listAgents, putAgent } from './agents.js';
 import type { AnyOperation } from './operation.js';
 import { askOp, similarPages } from './ask.js';
 import { ackChanges, recentChanges } from './changes.js';
+import { contextPack, guide } from './context.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
+import { approveProposal, createProposal, getProposal, listProposals, rejectProposal } from './proposals.js';
+import { whoami } from './whoami.js';
 
 /** Every operation Quire offers. REST routes and MCP tools are generated from this list. */
 export const catalog: AnyOperation[] = [
@@ -34,4 +37,12 @@ export const catalog: AnyOperation[] = [
   listAgents,
   putAgent,
   deleteAgent,
+  createProposal,
+  listProposals,
+  getProposal,
+  approveProposal,
+  rejectProposal,
+  whoami,
+  guide,
+  contextPack,
 ] as unknown as AnyOperation[];

@@ -12,7 +12,7 @@ export function visiblePath(ctx: OpContext, raw: string): string {
   return path;
 }
 
-function checkSize(ctx: OpContext, content: string): void {
+export function checkSize(ctx: OpContext, content: string): void {
   const bytes = Buffer.byteLength(content);
   if (bytes > ctx.config.maxPageBytes) {
     throw new QuireError('PAYLOAD_TOO_LARGE', `Page is ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`, { limit: ctx.config.maxPageBytes });
