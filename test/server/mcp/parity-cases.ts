@@ -3,8 +3,15 @@
  * parity test fails for an operation missing here: a new operation adds its case.
  * Cases run in this order on two identically seeded vaults, so writes see the same state.
  */
+export interface CaseContext {
+  /** The current hash of a page in this surface's vault. */
+  hashOf: (path: string) => Promise<string>;
+  /** Runs another operation on the same surface, as the same user. */
+  run: (name: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+
 export interface ParityCase {
-  good: (hashOf: (path: string) => Promise<string>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  good: (ctx: CaseContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** null for an operation that takes no input, so nothing can be invalid. */
   bad: Record<string, unknown> | null;
 }
@@ -32,7 +39,7 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   write_page: { good: () => ({ path: 'notes/new.md', content: '# New\n\nLinks to [[a]].\n' }), bad: { path: 'notes/x.md', content: 42 } },
   append_to_page: { good: () => ({ path: 'notes/b.md', text: 'More text.' }), bad: { path: 'notes/b.md', text: '' } },
   patch_page: {
-    good: async (hashOf) => ({ path: 'notes/a.md', heading: 'Section', replace: 'patched text\n', base_hash: await hashOf('notes/a.md') }),
+    good: async ({ hashOf }) => ({ path: 'notes/a.md', heading: 'Section', replace: 'patched text\n', base_hash: await hashOf('notes/a.md') }),
     bad: { path: 'notes/a.md', replace: 'x' },
   },
   move_page: { good: () => ({ from: 'notes/new.md', to: 'notes/renamed.md' }), bad: { from: 'notes/new.md' } },
@@ -40,4 +47,16 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   delete_page: { good: () => ({ path: 'notes/c.md' }), bad: { path: 'notes/c.md', base_hash: 'not-a-hash' } },
   rebuild_index: { good: () => ({}), bad: null },
   recent_changes: { good: () => ({ limit: 5 }), bad: { limit: 0 } },
+  whoami: { good: () => ({}), bad: null },
+  guide: { good: () => ({}), bad: null },
+  context_pack: { good: () => ({ topic: 'idea', max_tokens: 1000 }), bad: { topic: '' } },
+  create_proposal: {
+    good: () => ({ title: 'Tidy B', rationale: 'Shorter', changes: [{ path: 'notes/b.md', content: '# B\n\nTidied.\n' }] }),
+    bad: { title: 'Tidy B', changes: [] },
+  },
+  list_proposals: { good: () => ({ status: 'pending' }), bad: { status: 'maybe' } },
+  get_proposal: {
+    good: async ({ run }) => ({ id: ((await run('list_proposals', {})).proposals as { id: string }[])[0].id }),
+    bad: { id: 'NOT VALID' },
+  },
 };

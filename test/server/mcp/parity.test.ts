@@ -5,7 +5,7 @@ import type { AnyOperation } from '../../../server/ops/operation.js';
 import { testAuthor } from '../../helpers/temp-vault.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { call, mcpClient } from './mcp-client.js';
-import { PARITY_CASES, SEED } from './parity-cases.js';
+import { PARITY_CASES, SEED, type CaseContext } from './parity-cases.js';
 
 const both = catalog.filter((op) => op.rest && op.mcp);
 
@@ -25,9 +25,18 @@ function restRequest(op: AnyOperation, input: Record<string, unknown>): { path: 
   return { path, init: { method, json: rest } };
 }
 
-/** Commit ids, blob hashes and clocks differ between two runs; everything else must not. */
+/**
+ * Commit ids, blob hashes, clocks, random ids, the user's name, rate-limit counters, the
+ * size of git objects (commit times compress differently) and the file watcher's progress
+ * differ between the two runs; nothing else may.
+ */
+const VOLATILE = new Set(['commit', 'rate_limits', 'disk_bytes', 'external_edits', 'watcher']);
+
 function comparable(value: unknown): string {
-  return JSON.stringify(value, (key, v) => (key === 'commit' || /(^ms|_ms|_at|^took)$/.test(key) ? undefined : v))
+  return JSON.stringify(value, (key, v) => (VOLATILE.has(key) || /(^ms|_ms|_at|^took)$/.test(key) ? undefined : v))
+    .replace(/\b(rest|mcp)-user\b/g, '<user>')
+    .replace(/\bkey_[0-9a-f]{12}\b/g, '<key id>')
+    .replace(/\b\d{8}-[0-9a-f]{8}\b/g, '<proposal id>')
     .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
 }
@@ -65,6 +74,17 @@ describe('REST and MCP parity, driven by the catalog', () => {
     }
   });
 
+  function contextFor(user: 'rest-user' | 'mcp-user'): CaseContext {
+    return {
+      hashOf: async (p) => (await (await server.services.vaults.get(user)).pages.read(p)).hash,
+      run: async (name, input) => {
+        if (user === 'mcp-user') return (await call(mcp, name, input)).structuredContent as Record<string, unknown>;
+        const { path, init } = restRequest(catalog.find((o) => o.name === name)!, input);
+        return (await server.api(path, { ...init, key: restKey })).json();
+      },
+    };
+  }
+
   const ordered = Object.keys(PARITY_CASES).map((name) => both.find((op) => op.name === name)).filter((op): op is AnyOperation => op !== undefined);
   for (const op of ordered) {
     it(`${op.name}: same validation error and same result on both surfaces`, async () => {
@@ -77,12 +97,11 @@ describe('REST and MCP parity, driven by the catalog', () => {
         expect(viaMcp.isError).to.equal(true);
         expect((viaMcp.structuredContent as { code: string }).code).to.equal((await rest.json()).code);
       }
-      const hashOf = (user: string) => async (p: string) => (await (await server.services.vaults.get(user)).pages.read(p)).hash;
-      const { path, init } = restRequest(op, await parity.good(hashOf('rest-user')));
+      const { path, init } = restRequest(op, await parity.good(contextFor('rest-user')));
       const rest = await server.api(path, { ...init, key: restKey });
       const restBody = await rest.json();
       expect(rest.status, JSON.stringify(restBody)).to.be.within(200, 299);
-      const viaMcp = await call(mcp, op.name, await parity.good(hashOf('mcp-user')));
+      const viaMcp = await call(mcp, op.name, await parity.good(contextFor('mcp-user')));
       expect(viaMcp.isError, JSON.stringify(viaMcp.structuredContent)).to.not.equal(true);
       expect(comparable(viaMcp.structuredContent)).to.equal(comparable(restBody));
     });
