@@ -56,6 +56,8 @@ describe('REST change log', function () {
     let done = false;
     void writes.then(() => { done = true; });
     for (;;) {
+      // Read before asking: a page requested after every write has landed must end at the final head.
+      const writesFinished = done;
       const page = await feed(device, `?since=${cursor}&limit=7`);
       for (const change of page.changes) {
         for (const p of change.paths) {
@@ -66,7 +68,7 @@ describe('REST change log', function () {
       cursor = page.cursor;
       // Polling an idle feed would only burn the sync budget.
       if (page.changes.length === 0) await sleep(20);
-      if (done && !page.has_more && cursor === page.head) break;
+      if (writesFinished && !page.has_more && cursor === page.head) break;
     }
     await writes;
     const final = await feed(device, `?since=${cursor}`);
