@@ -31,6 +31,13 @@ function checkPaths(agent: Agent, paths: readonly string[]): void {
   }
 }
 
+/** The credential's agent; a key outliving its agent must not fall back to the owner's rights. */
+function boundAgent(agents: AgentStore, user: string, name: string): Agent {
+  const agent = agents.get(user, name);
+  if (!agent) throw new QuireError('AGENT_FORBIDDEN', `Agent ${name} no longer exists`, { agent: name });
+  return agent;
+}
+
 /**
  * The agent half of the effective right (scope ∩ agent), checked in `invoke` after the
  * input is parsed: owner-only and whole-vault operations, the agent's mode, and its write
@@ -38,9 +45,7 @@ function checkPaths(agent: Agent, paths: readonly string[]): void {
  */
 export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): AgentAccess {
   if (!credential.agent) return { visible: EVERYTHING };
-  const agent = agents.get(credential.user, credential.agent);
-  // A key outliving its agent must not fall back to the owner's rights.
-  if (!agent) throw new QuireError('AGENT_FORBIDDEN', `Agent ${credential.agent} no longer exists`, { agent: credential.agent });
+  const agent = boundAgent(agents, credential.user, credential.agent);
   if (op.ownerOnly) throw forbidden(agent, `${op.name} is for the vault owner only; agent ${agent.name} cannot call it`);
   if (op.wholeVault && !readsWholeVault(agent)) throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
   if (op.scope !== 'read' && agent.mode === 'read') throw forbidden(agent, `Agent ${agent.name} is read-only; ${op.name} is refused`);
@@ -50,4 +55,14 @@ export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Cr
   }
   checkPaths(agent, [...writes, ...(op.proposes?.(input) ?? [])]);
   return { agent, visible: (path) => withinPrefixes(path, agent.read) };
+}
+
+/**
+ * For surfaces outside the catalog that hand out the whole vault at once (clone over git):
+ * refuses an agent that cannot read all of it, or whose agent no longer exists.
+ */
+export function checkWholeVault(agents: AgentStore, credential: Credential): void {
+  if (!credential.agent) return;
+  const agent = boundAgent(agents, credential.user, credential.agent);
+  if (!readsWholeVault(agent)) throw forbidden(agent, `Cloning needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
 }

@@ -64,6 +64,7 @@ const CASES: Record<string, Inputs> = {
   get_proposal: (f) => [{ id: f.privateProposal }],
   approve_proposal: (f) => [{ id: f.privateProposal }],
   reject_proposal: (f) => [{ id: f.privateProposal }],
+  export: () => [{}],
   whoami: () => [{}],
   guide: () => [{}],
   context_pack: () => [{ topic: 'the key opens alpha again', max_tokens: 4000, paths: ['private/hidden-plan.md', 'projects/alpha.md'] }],
