@@ -3,6 +3,7 @@ import type { AnyOperation } from './operation.js';
 import { askOp, similarPages } from './ask.js';
 import { ackChanges, recentChanges } from './changes.js';
 import { contextPack, guide } from './context.js';
+import { exportVault } from './export.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
@@ -34,6 +35,7 @@ export const catalog: AnyOperation[] = [
   rebuildIndex,
   recentChanges,
   ackChanges,
+  exportVault,
   listAgents,
   putAgent,
   deleteAgent,
