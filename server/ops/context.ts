@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildContextPack } from '../../vault-store/context/context-pack.js';
 import { buildGuide, GUIDE_PATH, guideSummary } from '../../vault-store/context/guide.js';
+import { knowledgeSource } from '../../vault-store/context/knowledge-source.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
 
@@ -70,15 +71,8 @@ export const contextPack = defineOp({
   rest: { method: 'post', path: '/vault/context' },
   mcp: { title: 'Context pack', annotations: READ_ONLY },
   handler: async (ctx, input) => {
-    const { knowledge, pages, vault } = ctx.vault;
-    const visibleFile = (path: string) => ctx.visible(path) && vault.manifest.get(path) !== undefined;
-    const titleOf = (path: string) => knowledge.metas.get(path)?.title ?? path;
-    return buildContextPack({
-      guideSummary: guideSummary({ guideText: await guideText(ctx), pages: visiblePages(ctx) }),
-      rank: (topic, limit) => knowledge.search(topic, { limit, visible: ctx.visible }).results.map((r) => r.path),
-      read: async (path) => (visibleFile(path) ? pages.read(path) : undefined),
-      neighbours: (path) => [...new Set([...knowledge.graph.outgoing(path), ...knowledge.graph.backlinks(path)])]
-        .filter((p) => p !== path && ctx.visible(p)).map(titleOf),
-    }, { topic: input.topic, maxTokens: input.max_tokens, paths: input.paths?.map(normalizePagePath) });
+    const summary = guideSummary({ guideText: await guideText(ctx), pages: visiblePages(ctx) });
+    const source = knowledgeSource(ctx.vault.pages, ctx.vault.knowledge, ctx.visible, summary);
+    return buildContextPack(source, { topic: input.topic, maxTokens: input.max_tokens, paths: input.paths?.map(normalizePagePath) });
   },
 });
