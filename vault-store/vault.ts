@@ -119,15 +119,21 @@ export class Vault {
     return this.queue.run(async () => {
       let planned = await plan();
       if (await reconcileWorkingFiles(this, planned.map((c) => c.path))) planned = await plan();
-      return this.commitChanges(author, subject, planned);
+      return this.writeCommit(author, subject, planned);
     });
   }
 
   /**
-   * Only for use inside `exclusive`/`mutate` (the caller holds the queue). Unlike `mutate`,
-   * it overwrites uncommitted working-tree edits; call `reconcileWorkingFiles` first.
+   * Only for use inside `exclusive` (the caller holds the queue). Uncommitted working-tree
+   * edits to the planned paths are committed first (as `external`) so history keeps them;
+   * a caller that plans from current contents calls `reconcileWorkingFiles` before planning.
    */
   async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
+    await reconcileWorkingFiles(this, planned.filter((c) => !c.inWorkingTree).map((c) => c.path));
+    return this.writeCommit(author, subject, planned);
+  }
+
+  private async writeCommit(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
     const changes: (ChangedFile & Omit<FileChange, 'path'>)[] = [];
     for (const change of planned) {
       const previous = this.manifest.get(change.path)?.oid ?? null;

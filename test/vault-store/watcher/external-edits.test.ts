@@ -136,6 +136,15 @@ describe('Vault.mutate with an edit the watcher has not committed yet', () => {
     expect(historyOf(t.dir)[0]).to.equal('external|External edit of a.md');
   });
 
+  it('keeps the edit in history when a writer inside exclusive overwrites the path', async () => {
+    writeFileSync(join(t.dir, 'a.md'), '# A edited in Obsidian\n');
+
+    await t.vault.exclusive(() => t.vault.commitChanges(testAuthor, 'Overwrite a.md', [{ path: 'a.md', content: Buffer.from('# A replaced\n') }]));
+
+    expect(historyOf(t.dir).slice(0, 2)).to.deep.equal(['key:test|Overwrite a.md', 'external|External edit of a.md']);
+    expect(gitIn(t.dir, 'show', 'HEAD~1:a.md')).to.equal('# A edited in Obsidian\n');
+  });
+
   it('adds no external commit when the working file matches HEAD', async () => {
     const before = historyOf(t.dir).length;
     await t.pages.write(testAuthor, { path: 'a.md', content: '# A again\n' });
