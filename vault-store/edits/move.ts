@@ -2,6 +2,7 @@ import { QuireError } from '../errors.js';
 import type { LinkGraph } from '../knowledge/graph/link-graph.js';
 import type { Pages } from '../pages.js';
 import type { Author, FileChange } from '../vault.js';
+import { reconcileWorkingFiles } from '../watcher/external-edits.js';
 import { rewriteLinks } from './rewrite-links.js';
 
 const encoder = new TextEncoder();
@@ -20,6 +21,9 @@ export async function movePage(pages: Pages, graph: LinkGraph, author: Author, i
   const { from, to } = input;
   if (from === to) throw new QuireError('INVALID_REQUEST', 'from and to are the same path', { field: 'to' });
   return vault.exclusive(async () => {
+    // Unnoticed edits in the working tree to any page this move rewrites are committed first,
+    // so the move plans from them instead of reverting them.
+    await reconcileWorkingFiles(vault, [from, to, ...graph.backlinks(from)]);
     const source = await vault.readFile(from);
     if (!source) throw new QuireError('NOT_FOUND', `No page at ${from}`, { path: from });
     vault.expectHash(from, input.baseHash);
