@@ -31,6 +31,8 @@ interface AccountsDoc {
   keys: KeyRecord[];
 }
 
+let DUMMY_HASH: PasswordHash | undefined;
+
 export const USER_NAME = /^[a-z0-9][a-z0-9_-]{0,38}$/;
 
 /**
@@ -85,7 +87,9 @@ export class AccountStore {
 
   async checkPassword(name: string, password: string): Promise<boolean> {
     const stored = this.user(name)?.password;
-    return stored ? verifyPassword(password, stored) : false;
+    // An unknown user costs the same scrypt run as a known one, so timing reveals no names.
+    const ok = await verifyPassword(password, stored ?? (DUMMY_HASH ??= await hashPassword('quire-dummy-password')));
+    return stored !== undefined && ok;
   }
 
   keys(user: string): KeyRecord[] {
