@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { QuireError } from '../errors.js';
 import type { TreeFile } from '../git/tree-store.js';
-import { ObjectReader } from '../history/object-reader.js';
+import { objectReaderFor } from '../history/object-reader.js';
 import type { Vault } from '../vault.js';
 import { prepareEntry, type ZipEntry } from './zip-entry.js';
 import { ZipWriter } from './zip-writer.js';
@@ -33,7 +33,7 @@ const WINDOW = 32;
  */
 export async function exportZip(vault: Vault, options: ExportOptions, out: Writable): Promise<ExportResult> {
   const commit = options.commit ?? vault.head;
-  const objects = new ObjectReader(vault.repo);
+  const objects = objectReaderFor(vault.repo);
   const info = await objects.commit(commit).catch(() => {
     throw new QuireError('NOT_FOUND', `No commit ${commit} in this vault`, { commit });
   });

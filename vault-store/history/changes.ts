@@ -2,7 +2,7 @@ import type { Vault } from '../vault.js';
 import type { GitRepo } from '../git/repo.js';
 import { commitMeta } from './commit-meta.js';
 import { FirstParentChain } from './first-parent-chain.js';
-import { ObjectReader } from './object-reader.js';
+import { objectReaderFor, type ObjectReader } from './object-reader.js';
 import { diffPages, type PathChange } from './tree-diff.js';
 
 export type { PathChange } from './tree-diff.js';
@@ -26,20 +26,13 @@ export interface ChangeFeed {
 
 export type Visible = (path: string) => boolean;
 
-interface History {
-  objects: ObjectReader;
-  chain: FirstParentChain;
-}
+const chains = new WeakMap<GitRepo, FirstParentChain>();
 
-const histories = new WeakMap<GitRepo, History>();
-
-function historyOf(vault: Vault): History {
-  let history = histories.get(vault.repo);
-  if (!history) {
-    const objects = new ObjectReader(vault.repo);
-    histories.set(vault.repo, (history = { objects, chain: new FirstParentChain(objects) }));
-  }
-  return history;
+function historyOf(vault: Vault): { objects: ObjectReader; chain: FirstParentChain } {
+  const objects = objectReaderFor(vault.repo);
+  let chain = chains.get(vault.repo);
+  if (!chain) chains.set(vault.repo, (chain = new FirstParentChain(objects)));
+  return { objects, chain };
 }
 
 /**

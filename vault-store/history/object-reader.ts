@@ -29,7 +29,8 @@ export class ObjectReader {
     const packed = await this.packed(oid);
     if (packed) return packed.data;
     const deflated = await fsp.readFile(this.pathOf(oid)).catch(() => undefined);
-    return deflated ? unwrap(await inflateObject(deflated)) : this.repo.readBlob(oid);
+    if (deflated) return unwrap(await inflateObject(deflated));
+    return (await this.repacked(oid))?.data ?? this.repo.readBlob(oid);
   }
 
   /**
@@ -41,7 +42,7 @@ export class ObjectReader {
     try {
       deflated = readFileSync(this.pathOf(oid));
     } catch {
-      const packed = await this.packed(oid);
+      const packed = (await this.packed(oid)) ?? (await this.repacked(oid));
       return packed ? parseCommit(oid, packed.data) : this.repo.readCommit(oid);
     }
     return parseCommit(oid, unwrap(inflateSync(deflated)));
@@ -69,8 +70,15 @@ export class ObjectReader {
     return { type, data: Buffer.from(object as Uint8Array) };
   }
 
-  // Quire never repacks, so the pack list is read once per reader; an object in a pack
-  // made later falls through to isomorphic-git, which is slower but still right.
+  /**
+   * Quire never repacks, but `git gc` run by hand moves loose objects into a new pack: an
+   * object found nowhere re-reads the pack list once before isomorphic-git has the last say.
+   */
+  private repacked(oid: string): Promise<PackedObject | undefined> {
+    this.packs = this.openPacks();
+    return this.packed(oid);
+  }
+
   private async openPacks(): Promise<PackFile[]> {
     const dir = join(this.objects, 'pack');
     const names = await fsp.readdir(dir).catch(() => [] as string[]);
@@ -81,6 +89,15 @@ export class ObjectReader {
   private pathOf(oid: string): string {
     return join(this.objects, oid.slice(0, 2), oid.slice(2));
   }
+}
+
+const readers = new WeakMap<GitRepo, ObjectReader>();
+
+/** The repo's one reader, so its pack indexes are parsed once, not per request. */
+export function objectReaderFor(repo: GitRepo): ObjectReader {
+  let reader = readers.get(repo);
+  if (!reader) readers.set(repo, (reader = new ObjectReader(repo)));
+  return reader;
 }
 
 /** Drops the `type size\0` header of a loose object. */

@@ -40,4 +40,15 @@ describe('ObjectReader', () => {
     expect(packed.author.name).to.equal(testAuthor.name);
   });
   }
+
+  it('finds objects that a git gc packed after the reader first looked', async () => {
+    v = await tempVault({ 'a.md': 'before the gc' });
+    const reader = new ObjectReader(v.vault.repo);
+    const oid = v.vault.manifest.get('a.md')!.oid;
+    expect(Buffer.from(await reader.blob(oid)).toString()).to.equal('before the gc');
+    gitIn(v.dir, 'gc', '-q', '--prune=now');
+    expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
+    expect(Buffer.from(await reader.blob(oid)).toString()).to.equal('before the gc');
+    expect((await reader.commit(v.vault.head)).tree).to.equal(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
+  });
 });
