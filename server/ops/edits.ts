@@ -4,6 +4,7 @@ import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits
 import { movePage } from '../../vault-store/edits/move.js';
 import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
+import { withinPrefixes } from '../agents/agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
@@ -120,7 +121,15 @@ export const movePageOp = defineOp({
   handler: async (ctx, input) => {
     const from = visiblePath(ctx, input.from);
     const to = normalizePagePath(input.to);
-    const moved = await movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash });
+    const agent = ctx.agent;
+    // Rewriting links edits other pages too: an agent may only move a page whose linkers it may write.
+    const assertWritable = (paths: string[]) => {
+      const outside = agent ? paths.filter((p) => !withinPrefixes(p, agent.write)) : [];
+      if (agent && outside.length) {
+        throw new QuireError('AGENT_FORBIDDEN', `Moving ${from} rewrites links in pages agent ${agent.name} may not write`, { agent: agent.name, paths: outside.filter(ctx.visible) });
+      }
+    };
+    const moved = await movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash }, assertWritable);
     return { ...moved, rewritten: moved.rewritten.filter(ctx.visible) };
   },
 });

@@ -16,7 +16,14 @@ function nameOf(path: string): string {
  * Moves a page and rewrites every link to it in the same commit, so the vault never has a
  * moment of broken links. Wiki links keep the bare name when it stays unambiguous.
  */
-export async function movePage(pages: Pages, graph: LinkGraph, author: Author, input: { from: string; to: string; baseHash?: string | null }) {
+export async function movePage(
+  pages: Pages,
+  graph: LinkGraph,
+  author: Author,
+  input: { from: string; to: string; baseHash?: string | null },
+  /** Throws when the caller may not change one of these paths (e.g. an agent's write prefixes). */
+  assertWritable: (paths: string[]) => void = () => undefined,
+) {
   const { vault } = pages;
   const { from, to } = input;
   if (from === to) throw new QuireError('INVALID_REQUEST', 'from and to are the same path', { field: 'to' });
@@ -51,6 +58,7 @@ export async function movePage(pages: Pages, graph: LinkGraph, author: Author, i
     }
     // Relative markdown links inside the moved page itself point elsewhere from its new folder.
     changes.push({ path: to, content: encoder.encode(movedContent) });
+    assertWritable(changes.map((c) => c.path));
     const event = await vault.commitChanges(author, `Move ${from} to ${to}`, changes);
     return { from, to, commit: event!.commit, hash: event!.changes.find((c) => c.path === to)!.oid!, rewritten };
   });
