@@ -2,6 +2,7 @@ import git from 'isomorphic-git';
 import { promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { QuireError } from '../errors.js';
 import type { CommitInfo, GitRepo } from '../git/repo.js';
 import { inflateObject } from './inflate.js';
 import { PackFile, type PackedObject } from './pack-file.js';
@@ -25,6 +26,7 @@ export class ObjectReader {
 
   /** Blobs can be large: read and inflated off the event loop. */
   async blob(oid: string): Promise<Uint8Array> {
+    checkOid(oid);
     // The pack index is in memory, so asking it first costs nothing; a failed open does.
     const packed = await this.packed(oid);
     if (packed) return packed.data;
@@ -38,6 +40,7 @@ export class ObjectReader {
    * read is far cheaper than four thread-pool round trips per object.
    */
   async commit(oid: string): Promise<CommitInfo> {
+    checkOid(oid);
     let deflated: Buffer | undefined;
     try {
       deflated = readFileSync(this.pathOf(oid));
@@ -89,6 +92,11 @@ export class ObjectReader {
   private pathOf(oid: string): string {
     return join(this.objects, oid.slice(0, 2), oid.slice(2));
   }
+}
+
+/** Ids become file paths here: anything but 40 hex digits is refused before touching disk. */
+function checkOid(oid: string): void {
+  if (!/^[0-9a-f]{40}$/.test(oid)) throw new QuireError('NOT_FOUND', `${JSON.stringify(oid)} is not an object id`, { oid });
 }
 
 const readers = new WeakMap<GitRepo, ObjectReader>();

@@ -101,10 +101,12 @@ describe('exportZip', () => {
     expect((err as Error).name).to.equal('AbortError');
   });
 
-  it('refuses a commit that is not in the vault', async () => {
+  it('refuses a commit that is not in the vault, and ids that are not ids', async () => {
     v = await seeded(1);
-    const err = await exportZip(v.vault, { commit: 'f'.repeat(40) }, createWriteStream(join(tmp.path, 'n.zip'))).catch((e) => e);
-    expect(err.code).to.equal('NOT_FOUND');
+    for (const commit of ['f'.repeat(40), '../../../../../etc/hostname']) {
+      const err = await exportZip(v.vault, { commit }, createWriteStream(join(tmp.path, 'n.zip'))).catch((e) => e);
+      expect(err.code, commit).to.equal('NOT_FOUND');
+    }
   });
 
   it('exports a packed vault too', async () => {
