@@ -20,7 +20,7 @@ export interface ExportResult {
   files: number;
 }
 
-/** Entries read and compressed ahead of the writer: enough to keep both cores busy, few enough to bound memory. */
+/** Blob reads in flight ahead of the writer: hides read latency, and bounds memory to this many entries. */
 const WINDOW = 32;
 
 /**
