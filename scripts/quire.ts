@@ -2,7 +2,7 @@
 /**
  * The operator CLI. Every command takes `--data DIR` (default $QUIRE_DATA, else ./data).
  *   quire serve [--port N] [--host ADDR] [--base-url URL]
- *   quire user add NAME [--plan PLAN] | user list | user plan NAME PLAN | user passwd NAME
+ *   quire user add NAME [--plan PLAN] | user list | user plan NAME PLAN | user passwd NAME | user link NAME
  *   quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | key list USER | key revoke USER NAME
  *   quire agent add USER NAME --mode MODE [--read PREFIX]... [--write PREFIX]... [--description TEXT]
  *     | agent set USER NAME ... | agent list USER | agent remove USER NAME
@@ -18,7 +18,7 @@ import { userCommand } from './commands/users.js';
 
 const USAGE = `usage:
   quire serve [--port N] [--host ADDR] [--base-url URL] [--data DIR]
-  quire user add NAME [--plan PLAN] | list | plan NAME PLAN | passwd NAME   (password on stdin)
+  quire user add NAME [--plan PLAN] | list | plan NAME PLAN | passwd NAME (password on stdin) | link NAME
   quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | list USER | revoke USER NAME
   quire agent add USER NAME --mode read|propose|write [--read PREFIX]... [--write PREFIX]... [--description TEXT]
   quire agent set USER NAME [--mode MODE] [--read PREFIX]... [--write PREFIX]... [--description TEXT] | list USER | remove USER NAME`;

@@ -4,6 +4,7 @@ import { rateLimit } from 'express-rate-limit';
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Services } from '../services.js';
+import { sendPage } from '../web/page.js';
 import { authorizationResponse } from './authorization-response.js';
 import type { OAuthGrants } from './grants-store.js';
 import { consentPage, errorPage, signInPage, type RequestView } from './pages.js';
@@ -25,16 +26,6 @@ function cookie(req: Request, name: string): string | undefined {
     if (key === name) return value.join('=');
   }
   return undefined;
-}
-
-/** No caching, no framing, no scripts, no referrer leaking the request id. */
-function sendPage(res: Response, status: number, page: string): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.status(status).type('html').send(page);
 }
 
 /**

@@ -1,15 +1,11 @@
+import escapeHtml from 'escape-html';
+
 /** Markup that is already safe: the only thing `html` inserts without escaping. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
-}
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 function render(value: unknown): string {
@@ -20,8 +16,9 @@ function render(value: unknown): string {
 }
 
 /**
- * Tagged template for server-rendered pages: every interpolated value is escaped unless it
- * is itself `html` output, so a client name or username can never become markup.
+ * Tagged template for server-rendered pages: every interpolated value is escaped (by the
+ * maintained escape-html) unless it is itself `html` output, so a client name, a page path
+ * or a username can never become markup. No page builds HTML any other way.
  */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0];
