@@ -51,7 +51,7 @@ export function retrievePassages(index: SearchIndex, input: AskInput): { passage
   const passages: Passage[] = [];
   pages.forEach((page, rank) => {
     const doc = index.get(page.path)!;
-    for (const text of splitPassages(doc.body)) {
+    for (const text of splitPassages(index.body(doc))) {
       const present = new Set(tokenize(text).filter((t) => weights.has(t)));
       if (present.size === 0) continue;
       let score = 0;

@@ -5,8 +5,9 @@ import type { CommitEvent, Vault } from '../vault.js';
 import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
 import { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
+import { promises as fsp } from 'node:fs';
 import { jsonSection, parseSection, readSnapshot, writeSnapshot } from './persist.js';
-import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
+import { attachBodies, restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
@@ -47,6 +48,8 @@ interface State {
 export class Knowledge {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** What the file on disk holds: nothing to write when it is still current. */
+  private saved: { state?: State; commit?: string } = {};
 
   private constructor(
     private readonly vault: Vault,
@@ -63,7 +66,8 @@ export class Knowledge {
       const { state, source } = await load(vault, file);
       const knowledge = new Knowledge(vault, file, options.persistDelayMs ?? 2000, state, vault.head, source);
       vault.onCommit((event) => knowledge.follow(event));
-      if (source !== 'persisted') await knowledge.persistNow();
+      if (source === 'persisted') knowledge.saved = { state, commit: vault.head };
+      else await knowledge.persistNow();
       return knowledge;
     });
   }
@@ -106,8 +110,10 @@ export class Knowledge {
   rebuild(): Promise<{ pages: number; ms: number }> {
     return this.vault.exclusive(async () => {
       const started = performance.now();
+      const previous = this.state;
       this.state = await buildFromHead(this.vault);
       this.commit = this.vault.head;
+      await previous.index.bodies.close();
       await this.persistNow();
       return { pages: this.state.index.size, ms: Math.round(performance.now() - started) };
     });
@@ -120,8 +126,12 @@ export class Knowledge {
 
   async close(): Promise<void> {
     clearTimeout(this.timer);
-    if (!this.closed) await this.persist();
+    if (this.closed) return;
     this.closed = true;
+    await this.vault.exclusive(async () => {
+      await this.persistNow();
+      await this.state.index.bodies.close();
+    });
   }
 
   private async follow(event: CommitEvent): Promise<void> {
@@ -147,9 +157,14 @@ export class Knowledge {
   }
 
   private async persistNow(): Promise<void> {
-    const sections = await snapshotIndex(this.state.index);
-    sections.metas = jsonSection([...this.state.metas.values()]);
-    await writeSnapshot(this.file, this.commit, sections);
+    if (this.saved.state === this.state && this.saved.commit === this.commit) return;
+    const { state, commit } = this;
+    const sections = await snapshotIndex(state.index);
+    sections.metas = jsonSection([...state.metas.values()]);
+    const positions = await writeSnapshot(this.file, commit, sections);
+    // Bodies now live in the file: drop the in-memory copies and read them from there.
+    await attachBodies(state.index, await fsp.open(this.file, 'r'), sections, positions);
+    this.saved = { state, commit };
   }
 }
 
@@ -158,7 +173,7 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
   if (snapshot) {
     try {
       const metas = new Map(parseSection<PageMeta[]>(snapshot.sections.metas).map((m) => [m.path, m]));
-      const state = { metas, index: restoreIndex(snapshot.sections), graph: LinkGraph.build(metas.values()) };
+      const state = { metas, index: restoreIndex(snapshot.sections, snapshot.handle, snapshot.positions), graph: LinkGraph.build(metas.values()) };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
       const { tree: before } = await vault.repo.readCommit(snapshot.commit);
       const { tree: after } = await vault.repo.readCommit(vault.head);
@@ -166,6 +181,7 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
       return { state, source: 'incremental' };
     } catch {
       // Unreadable, from a commit this repo lacks, or FlexSearch changed shape: rebuild.
+      await snapshot.handle.close();
     }
   }
   return { state: await buildFromHead(vault), source: 'rebuilt' };

@@ -1,14 +1,21 @@
 import { Document } from 'flexsearch';
-import { FIELDS, type FieldTokens } from './term-stats.js';
+import { FIELDS, type Field, type FieldTokens } from './term-stats.js';
 
-type FieldDoc = { id: number } & Record<(typeof FIELDS)[number], string>;
+type FieldDoc = { id: number } & FieldTokens;
 
-/** Our tokenizer already ran: FlexSearch sees space-joined terms and must not re-encode them. */
-const passThrough = (text: string): string[] => (text ? text.split(' ') : []);
+/**
+ * Our tokenizer already ran: FlexSearch must not re-encode. Pages are added as term arrays
+ * (joining and re-splitting them cost a third of the build, and fresh strings must be
+ * hashed again where the vocabulary's strings are hashed once); queries come as strings.
+ */
+const passThrough = (input: string | string[]): string[] => (Array.isArray(input) ? input : input ? input.split(' ') : []);
+
+// FlexSearch's types say a custom field yields a string; an array reaches `encode` as is.
+const asIs = (field: Field) => ((doc: FieldDoc) => doc[field]) as unknown as (doc: FieldDoc) => string;
 
 function createDocument(): Document<FieldDoc> {
   return new Document<FieldDoc>({
-    document: { id: 'id', index: [...FIELDS] },
+    document: { id: 'id', index: FIELDS.map((field) => ({ field, custom: asIs(field) })) },
     tokenize: 'strict',
     encode: passThrough,
     fastupdate: true,
@@ -35,10 +42,9 @@ export class FlexIndex {
     return new FlexIndex(createDocument());
   }
 
+  /** `fields`: each field's distinct terms, in first-occurrence order. */
   add(id: number, fields: FieldTokens): void {
-    const doc = { id } as FieldDoc;
-    for (const field of FIELDS) doc[field] = [...new Set(fields[field])].join(' ');
-    this.doc.add(doc);
+    this.doc.add({ id, ...fields });
   }
 
   remove(id: number): void {

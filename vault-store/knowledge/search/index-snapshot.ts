@@ -1,15 +1,21 @@
-import { jsonSection, parseSection, type Sections } from '../persist.js';
+import type { FileHandle } from 'node:fs/promises';
+import { jsonSection, parseSection, type Positions, type Sections } from '../persist.js';
+import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { FIELD_COUNT, TermStats } from './term-stats.js';
 
-type DocRow = [path: string, title: string, hash: string, tags: string[], body: string, lens: number[]] | null;
+type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
 
 const FLEX = 'flex/';
 
-/** The search index as persisted sections: documents, vocabulary, term tables, FlexSearch's export. */
+const BODIES = 'bodies';
+const BODY_OFFSETS = 'body-offsets';
+
+/** The search index as persisted sections: documents, bodies, vocabulary, term tables, FlexSearch's export. */
 export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
-  const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.body, d.terms.lens] : null));
+  const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null));
+  const bodies = index.bodies.section(index.docs.length);
   const offsets = new Uint32Array(index.docs.length + 1);
   index.docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.ids.length ?? 0)));
   const ids = new Uint32Array(offsets[index.docs.length]);
@@ -25,13 +31,20 @@ export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
     offsets: bytes(offsets),
     ids: bytes(ids),
     tf: bytes(tf),
+    [BODIES]: bodies.bytes,
+    [BODY_OFFSETS]: bytes(bodies.offsets),
   };
   for (const [key, data] of await index.flex.export()) sections[FLEX + key] = Buffer.from(data);
   return sections;
 }
 
-/** Throws when a section is missing or inconsistent; the caller rebuilds. */
-export function restoreIndex(sections: Sections): SearchIndex {
+/** Makes the index read its bodies from the snapshot just written with `sections`. */
+export async function attachBodies(index: SearchIndex, handle: FileHandle, sections: Sections, positions: Positions): Promise<void> {
+  await index.bodies.attach(bodyFile(handle, sections, positions));
+}
+
+/** Throws when a section is missing or inconsistent; the caller rebuilds. Bodies stay in `handle`'s file. */
+export function restoreIndex(sections: Sections, handle: FileHandle, positions: Positions): SearchIndex {
   const rows = parseSection<DocRow[]>(sections.docs);
   const stats = TermStats.fromJSON(parseSection(sections.terms));
   const offsets = typed(Uint32Array, sections.offsets);
@@ -40,13 +53,21 @@ export function restoreIndex(sections: Sections): SearchIndex {
   if (offsets.length !== rows.length + 1 || tf.length !== ids.length * FIELD_COUNT) throw new Error('inconsistent term tables');
   const docs = rows.map((row, id): IndexedDoc | undefined => {
     if (!row) return undefined;
-    const [path, title, hash, tags, body, lens] = row;
+    const [path, title, hash, tags, lens] = row;
     const terms = { ids: ids.subarray(offsets[id], offsets[id + 1]), tf: tf.subarray(offsets[id] * FIELD_COUNT, offsets[id + 1] * FIELD_COUNT), lens };
     stats.restore(terms);
-    return { id, path, title, hash, tags, body, terms };
+    return { id, path, title, hash, tags, terms };
   });
+  const bodies = bodyFile(handle, sections, positions);
+  if (bodies.offsets.length !== rows.length + 1) throw new Error('inconsistent bodies');
   const flex = FlexIndex.import(Object.entries(sections).filter(([k]) => k.startsWith(FLEX)).map(([k, v]) => [k.slice(FLEX.length), Buffer.from(v).toString('utf8')]));
-  return new SearchIndex(docs, stats, flex);
+  return new SearchIndex(docs, stats, flex, new BodyStore(bodies));
+}
+
+function bodyFile(handle: FileHandle, sections: Sections, positions: Positions) {
+  const offsets = typed(Uint32Array, sections[BODY_OFFSETS]);
+  if (positions[BODIES] === undefined || offsets[offsets.length - 1] !== sections[BODIES].byteLength) throw new Error('inconsistent bodies');
+  return { handle, start: positions[BODIES], offsets };
 }
 
 function bytes(view: ArrayBufferView): Uint8Array {

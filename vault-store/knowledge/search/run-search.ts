@@ -2,6 +2,7 @@ import { closeTerms } from './fuzzy.js';
 import { containsPhrase, parseQuery, type Clause } from './query.js';
 import type { IndexedDoc, SearchIndex } from './search-index.js';
 import { snippet } from './snippet.js';
+import type { TermStats } from './term-stats.js';
 import { isCjk, tokenize } from './tokenize.js';
 
 export interface SearchOptions {
@@ -31,7 +32,7 @@ export interface SearchOutcome {
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
 interface Slot {
-  alternatives: { id: number; term: string; weight: number }[];
+  alternatives: { id: number; term: string; weight: number; idf: number }[];
 }
 
 export const DEFAULT_LIMIT = 10;
@@ -52,12 +53,13 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   const phrases = clauses.filter((c) => c.phrase);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   const ranked: { doc: IndexedDoc; score: number }[] = [];
+  const score = index.stats.scorer();
   for (const id of candidates(index, slots)) {
     const doc = index.docs[id];
     if (!doc || (options.prefix && !doc.path.startsWith(options.prefix))) continue;
     if (tag !== undefined && !doc.tags.some((t) => hasTag(t, tag))) continue;
-    const score = scoreDoc(index, doc, slots);
-    if (score > 0) ranked.push({ doc, score });
+    const total = scoreDoc(score, doc, slots);
+    if (total > 0) ranked.push({ doc, score: total });
   }
   ranked.sort((a, b) => b.score - a.score || (a.doc.path < b.doc.path ? -1 : 1));
 
@@ -67,8 +69,8 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   for (const { doc, score } of ranked) {
     if (results.length >= limit) break;
     if (options.visible && !options.visible(doc.path)) continue;
-    if (phrases.length && !phrases.every((p) => hasPhrase(doc, p.terms))) continue;
-    results.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round(score * 1000) / 1000, snippet: snippet(doc.body, matched) });
+    if (phrases.length && !phrases.every((p) => hasPhrase(index, doc, p.terms))) continue;
+    results.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round(score * 1000) / 1000, snippet: snippet(index.body(doc), matched) });
   }
   return suggestion === undefined ? { results } : { results, suggestion };
 }
@@ -80,7 +82,10 @@ function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { s
   for (const clause of clauses) {
     clause.terms.forEach((term, i) => {
       const alternatives: Slot['alternatives'] = [];
-      const add = (t: string, weight: number) => alternatives.push({ id: stats.id(t)!, term: t, weight });
+      const add = (t: string, weight: number) => {
+        const id = stats.id(t)!;
+        alternatives.push({ id, term: t, weight, idf: stats.idf(id) });
+      };
       if (stats.docFreq(term) > 0) add(term, WEIGHT.exact);
       if (clause.prefix !== 'none' && i === clause.terms.length - 1) {
         for (const t of stats.expand(term, EXPANSIONS)) add(t, WEIGHT[clause.prefix]);
@@ -109,16 +114,16 @@ function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
   return out;
 }
 
-function scoreDoc(index: SearchIndex, doc: IndexedDoc, slots: Slot[]): number {
-  let score = 0;
+function scoreDoc(score: ReturnType<TermStats['scorer']>, doc: IndexedDoc, slots: Slot[]): number {
+  let total = 0;
   let matched = 0;
   for (const slot of slots) {
     let best = 0;
-    for (const alt of slot.alternatives) best = Math.max(best, alt.weight * index.stats.score(doc.terms, alt.id));
+    for (const alt of slot.alternatives) best = Math.max(best, alt.weight * score(doc.terms, alt.id, alt.idf));
     if (best > 0) matched += 1;
-    score += best;
+    total += best;
   }
-  return (score * matched) / slots.length;
+  return (total * matched) / slots.length;
 }
 
 function hasTag(tag: string, wanted: string): boolean {
@@ -126,8 +131,8 @@ function hasTag(tag: string, wanted: string): boolean {
   return t === wanted || t.startsWith(`${wanted}/`);
 }
 
-function hasPhrase(doc: IndexedDoc, terms: string[]): boolean {
-  return containsPhrase(tokenize(doc.title), terms) || containsPhrase(tokenize(doc.body), terms);
+function hasPhrase(index: SearchIndex, doc: IndexedDoc, terms: string[]): boolean {
+  return containsPhrase(tokenize(doc.title), terms) || containsPhrase(tokenize(index.body(doc)), terms);
 }
 
 function replaceWord(query: string, term: string, fix: string): string {

@@ -1,3 +1,4 @@
+import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
 import { TermStats, type DocTerms, type FieldTokens } from './term-stats.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
@@ -9,11 +10,11 @@ export interface IndexedPage {
   title: string;
   hash: string;
   tags: string[];
-  /** Markdown after the frontmatter; snippets, phrases and ask read it. */
+  /** Markdown after the frontmatter; snippets, phrases and ask read it (see `body()`). */
   body: string;
 }
 
-export interface IndexedDoc extends IndexedPage {
+export interface IndexedDoc extends Omit<IndexedPage, 'body'> {
   id: number;
   terms: DocTerms;
 }
@@ -40,6 +41,7 @@ export class SearchIndex {
     readonly docs: (IndexedDoc | undefined)[] = [],
     readonly stats = new TermStats(),
     readonly flex = FlexIndex.create(),
+    readonly bodies = new BodyStore(),
   ) {
     docs.forEach((doc, id) => {
       if (doc) this.ids.set(doc.path, id);
@@ -56,6 +58,11 @@ export class SearchIndex {
     return id === undefined ? undefined : this.docs[id];
   }
 
+  /** The page's markdown after the frontmatter. */
+  body(doc: IndexedDoc): string {
+    return this.bodies.get(doc.id);
+  }
+
   paths(): IterableIterator<string> {
     return this.ids.keys();
   }
@@ -70,10 +77,11 @@ export class SearchIndex {
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
     if (existing !== undefined) this.drop(existing);
     const id = existing ?? this.free.pop() ?? this.docs.length;
-    const fields = fieldTokens(page);
-    this.docs[id] = { ...page, id, terms: this.stats.add(fields) };
+    const { terms, distinct } = this.stats.add(fieldTokens(page));
+    this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
+    this.bodies.set(id, page.body);
     this.ids.set(page.path, id);
-    this.flex.add(id, fields);
+    this.flex.add(id, distinct);
   }
 
   remove(path: string): void {
@@ -81,6 +89,7 @@ export class SearchIndex {
     if (id === undefined) return;
     this.drop(id);
     this.docs[id] = undefined;
+    this.bodies.delete(id);
     this.ids.delete(path);
     this.free.push(id);
   }

@@ -1,5 +1,8 @@
 import { wordSpans } from './tokenize.js';
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const ALNUM = /[A-Za-z0-9]/;
+
 /** How long a snippet is, in characters of the page body. */
 export const SNIPPET_LENGTH = 180;
 
@@ -9,7 +12,7 @@ export const SNIPPET_LENGTH = 180;
  */
 export function snippet(body: string, matches: ReadonlySet<string>): string {
   const text = body.replace(/^\s*#[^\n]*\n/, '').replace(/\s+/g, ' ').trim();
-  const spans = wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
+  const spans = matchSpans(text, matches);
   const start = spans.length ? bestWindow(spans.map((s) => s.start)) : 0;
   let from = Math.max(0, start - 40);
   if (from > 0) from = text.indexOf(' ', from) + 1 || from;
@@ -24,6 +27,24 @@ export function snippet(body: string, matches: ReadonlySet<string>): string {
   }
   out += text.slice(at, to);
   return `${from > 0 ? '…' : ''}${out}${to < text.length ? '…' : ''}`;
+}
+
+/**
+ * Where the matched terms occur as whole words. Tokenizing a long body word by word is
+ * what made snippets the costliest step of a query; ASCII text (where a term is just the
+ * lower-cased word) is searched with indexOf instead, with the same result.
+ */
+function matchSpans(text: string, matches: ReadonlySet<string>): { start: number; end: number }[] {
+  if (NON_ASCII.test(text)) return wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
+  const lower = text.toLowerCase();
+  const spans: { start: number; end: number }[] = [];
+  for (const term of matches) {
+    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+      const end = at + term.length;
+      if ((at === 0 || !ALNUM.test(lower[at - 1])) && (end === lower.length || !ALNUM.test(lower[end]))) spans.push({ start: at, end });
+    }
+  }
+  return spans.sort((a, b) => a.start - b.start);
 }
 
 /** Start offset of the window holding the most matches (ties: the earliest). */

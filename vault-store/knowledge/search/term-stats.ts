@@ -54,24 +54,33 @@ export class TermStats {
     return Math.log(1 + (this.docCount - df + 0.5) / (df + 0.5));
   }
 
-  /** Counts a new document's tokens into the statistics and returns its term table. */
-  add(fields: FieldTokens): DocTerms {
-    const counts = new Map<number, Uint16Array>();
+  /**
+   * Counts a new document's tokens into the statistics. Returns its term table and each
+   * field's distinct terms in first-occurrence order (what the candidate index wants),
+   * hashing every token once: on a 10k-page build this loop is one of the costliest.
+   */
+  add(fields: FieldTokens): { terms: DocTerms; distinct: FieldTokens } {
+    const counts = new Map<string, { id: number; row: Uint16Array }>();
+    const distinct = {} as FieldTokens;
     const lens = FIELDS.map((field, f) => {
+      const seen: string[] = (distinct[field] = []);
       for (const token of fields[field]) {
-        const id = this.intern(token);
-        let row = counts.get(id);
-        if (!row) counts.set(id, (row = new Uint16Array(FIELD_COUNT)));
-        if (row[f] < 0xffff) row[f] += 1;
+        let entry = counts.get(token);
+        if (!entry) counts.set(token, (entry = { id: this.intern(token), row: new Uint16Array(FIELD_COUNT) }));
+        // The vocabulary's own string: FlexSearch then hashes the same string objects every time.
+        if (entry.row[f] === 0) seen.push(this.terms[entry.id]);
+        if (entry.row[f] < 0xffff) entry.row[f] += 1;
       }
       return fields[field].length;
     });
-    const ids = Uint32Array.from(counts.keys()).sort();
+    const rows = new Map<number, Uint16Array>();
+    for (const { id, row } of counts.values()) rows.set(id, row);
+    const ids = Uint32Array.from(rows.keys()).sort();
     const tf = new Uint16Array(ids.length * FIELD_COUNT);
-    ids.forEach((id, i) => tf.set(counts.get(id)!, i * FIELD_COUNT));
-    const doc = { ids, tf, lens };
-    this.count(doc, 1);
-    return doc;
+    ids.forEach((id, i) => tf.set(rows.get(id)!, i * FIELD_COUNT));
+    const terms = { ids, tf, lens };
+    this.count(terms, 1);
+    return { terms, distinct };
   }
 
   remove(doc: DocTerms): void {
@@ -114,19 +123,25 @@ export class TermStats {
     return this.sortedTerms;
   }
 
-  /** BM25F-style score of one term in one document (0 when absent). */
-  score(doc: DocTerms, id: number): number {
-    const at = indexOf(doc.ids, id);
-    if (at < 0) return 0;
-    let sum = 0;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const tf = doc.tf[at * FIELD_COUNT + f];
-      if (tf === 0) continue;
-      const avg = this.totalLen[f] / Math.max(1, this.docCount) || 1;
-      const norm = 1 - FIELD_B[f] + FIELD_B[f] * (doc.lens[f] / avg);
-      sum += FIELD_WEIGHT[f] * (tf * (K1 + 1)) / (tf + K1 * norm);
-    }
-    return sum * this.idf(id);
+  /**
+   * BM25F-style score of one term (by id, with its `idf`) in one document, 0 when absent.
+   * The field averages are read once per scorer: a query scores thousands of candidates
+   * against the same statistics.
+   */
+  scorer(): (doc: DocTerms, id: number, idf: number) => number {
+    const avg = this.totalLen.map((total) => total / Math.max(1, this.docCount) || 1);
+    return (doc, id, idf) => {
+      const at = indexOf(doc.ids, id);
+      if (at < 0) return 0;
+      let sum = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const tf = doc.tf[at * FIELD_COUNT + f];
+        if (tf === 0) continue;
+        const norm = 1 - FIELD_B[f] + FIELD_B[f] * (doc.lens[f] / avg[f]);
+        sum += FIELD_WEIGHT[f] * (tf * (K1 + 1)) / (tf + K1 * norm);
+      }
+      return sum * idf;
+    };
   }
 
   /** Field-weighted frequency of the term at position `at` of a document's table. */
