@@ -13,7 +13,8 @@ export function startUploadPack(input: { gitBinary: string; gitdir: string; adve
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
   if (input.protocol && PROTOCOL.test(input.protocol)) env.GIT_PROTOCOL = input.protocol;
-  const args = ['upload-pack', '--stateless-rpc', ...(input.advertise ? ['--advertise-refs'] : []), '--strict', input.gitdir];
+  // Proposals live on refs/quire/*: server bookkeeping, not part of the vault a clone gets.
+  const args = ['-c', 'uploadpack.hideRefs=refs/quire', 'upload-pack', '--stateless-rpc', ...(input.advertise ? ['--advertise-refs'] : []), '--strict', input.gitdir];
   const child = spawn(input.gitBinary, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));

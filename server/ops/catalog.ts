@@ -3,6 +3,7 @@ import type { AnyOperation } from './operation.js';
 import { askOp, similarPages } from './ask.js';
 import { ackChanges, recentChanges } from './changes.js';
 import { contextPack, guide } from './context.js';
+import { gitClone } from './clone.js';
 import { exportVault } from './export.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
@@ -36,6 +37,7 @@ export const catalog: AnyOperation[] = [
   recentChanges,
   ackChanges,
   exportVault,
+  gitClone,
   listAgents,
   putAgent,
   deleteAgent,

@@ -65,6 +65,8 @@ const CASES: Record<string, Inputs> = {
   approve_proposal: (f) => [{ id: f.privateProposal }],
   reject_proposal: (f) => [{ id: f.privateProposal }],
   export: () => [{}],
+  // No REST route or tool: clone has its own agent test (test/server/git-http/clone.test.ts).
+  git_clone: () => [],
   whoami: () => [{}],
   guide: () => [{}],
   context_pack: () => [{ topic: 'the key opens alpha again', max_tokens: 4000, paths: ['private/hidden-plan.md', 'projects/alpha.md'] }],
