@@ -1,4 +1,6 @@
 import express, { type Express } from 'express';
+import { cloneResolver } from './git-http/resolve.js';
+import { gitHttpRouter } from './git-http/router.js';
 import { mcpRouter } from './mcp/router.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { oauthRouter } from './oauth/router.js';
@@ -16,6 +18,7 @@ export function createApp(services: Services): Express {
   const oauth = createOAuthServer(services);
   app.use(oauthRouter(services.config, oauth));
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
+  app.use(gitHttpRouter({ resolve: cloneResolver(services) }));
   app.use(restRouter(services, catalog));
   return app;
 }
