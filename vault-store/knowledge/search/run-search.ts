@@ -1,3 +1,4 @@
+import { bestFirst, type Ranked } from './best-first.js';
 import { closeTerms } from './fuzzy.js';
 import { containsPhrase, parseQuery, type Clause } from './query.js';
 import type { IndexedDoc, SearchIndex } from './search-index.js';
@@ -32,13 +33,20 @@ export interface SearchOutcome {
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
 interface Slot {
-  alternatives: { id: number; term: string; weight: number; idf: number }[];
+  /** `depth`: how many candidates FlexSearch supplies for the term, per field. */
+  alternatives: { id: number; term: string; weight: number; idf: number; depth: number }[];
 }
 
 export const DEFAULT_LIMIT = 10;
 /** Candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
 const CANDIDATES = 500;
 const EXPANSIONS = 8;
+/**
+ * Candidates per completion of a prefix: a completion is a guess that scores at most half
+ * an exact match, so only its best pages can reach the top; taking 500 of each of eight
+ * made scoring the bulk of a search-as-you-type query.
+ */
+const EXPANSION_CANDIDATES = 100;
 const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
 
 /**
@@ -52,21 +60,21 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   const { slots, suggestion } = resolveSlots(index, clauses, query);
   const phrases = clauses.filter((c) => c.phrase);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  const ranked: { doc: IndexedDoc; score: number }[] = [];
+  const ranked: Ranked<IndexedDoc>[] = [];
   const score = index.stats.scorer();
   for (const id of candidates(index, slots)) {
     const doc = index.docs[id];
     if (!doc || (options.prefix && !doc.path.startsWith(options.prefix))) continue;
     if (tag !== undefined && !doc.tags.some((t) => hasTag(t, tag))) continue;
     const total = scoreDoc(score, doc, slots);
-    if (total > 0) ranked.push({ doc, score: total });
+    if (total > 0) ranked.push({ item: doc, key: doc.path, score: total });
   }
-  ranked.sort((a, b) => b.score - a.score || (a.doc.path < b.doc.path ? -1 : 1));
 
   const matched = new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)));
   const limit = options.limit ?? DEFAULT_LIMIT;
   const results: SearchHit[] = [];
-  for (const { doc, score } of ranked) {
+  // Filters below rarely reject many; twice the limit is ordered up front.
+  for (const { item: doc, score } of bestFirst(ranked, 2 * limit)) {
     if (results.length >= limit) break;
     if (options.visible && !options.visible(doc.path)) continue;
     if (phrases.length && !phrases.every((p) => hasPhrase(index, doc, p.terms))) continue;
@@ -82,13 +90,13 @@ function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { s
   for (const clause of clauses) {
     clause.terms.forEach((term, i) => {
       const alternatives: Slot['alternatives'] = [];
-      const add = (t: string, weight: number) => {
+      const add = (t: string, weight: number, depth = CANDIDATES) => {
         const id = stats.id(t)!;
-        alternatives.push({ id, term: t, weight, idf: stats.idf(id) });
+        alternatives.push({ id, term: t, weight, idf: stats.idf(id), depth });
       };
       if (stats.docFreq(term) > 0) add(term, WEIGHT.exact);
       if (clause.prefix !== 'none' && i === clause.terms.length - 1) {
-        for (const t of stats.expand(term, EXPANSIONS)) add(t, WEIGHT[clause.prefix]);
+        for (const t of stats.expand(term, EXPANSIONS)) add(t, WEIGHT[clause.prefix], EXPANSION_CANDIDATES);
       }
       if (alternatives.length === 0 && !isCjk(term)) {
         const fixes = closeTerms(term, stats.sorted, (t) => stats.docFreq(t) > 0)
@@ -106,7 +114,7 @@ function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { s
 function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
   const out = new Set<number>();
   for (const slot of slots) {
-    for (const alt of slot.alternatives) for (const id of index.flex.candidates([alt.term], CANDIDATES)) out.add(id);
+    for (const alt of slot.alternatives) for (const id of index.flex.candidates([alt.term], alt.depth)) out.add(id);
   }
   // Pages holding all the (common) terms may lie beyond each single term's cut.
   const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.term).filter((t) => t !== undefined);
