@@ -80,19 +80,34 @@ export class FlexIndex {
     for (const [key, data] of parts) doc.import(key, data);
     const inner = doc as unknown as FlexInternals;
     if (!(inner.reg instanceof Map) || !(inner.index instanceof Map)) throw new Error('unexpected FlexSearch internals');
+    const postings: (number[] | undefined)[][] = [];
     for (const field of inner.index.values()) {
       if (!(field.map instanceof Map)) throw new Error('unexpected FlexSearch internals');
-      for (const slots of field.map.values()) {
-        for (const ids of slots) {
-          if (!ids) continue;
-          for (const id of ids) {
-            const refs = inner.reg.get(id);
-            if (refs) refs.push(ids);
-            else inner.reg.set(id, [ids]);
-          }
+      for (const slots of field.map.values()) postings.push(slots);
+    }
+    // Counted first, so each page's register is allocated once at its final size.
+    let counts: Uint32Array = new Uint32Array(1024);
+    for (const slots of postings) {
+      for (const ids of slots) {
+        if (!ids) continue;
+        for (const id of ids) {
+          if (id >= counts.length) counts = grown(counts, id);
+          counts[id] += 1;
         }
       }
     }
+    const registers: number[][][] = [];
+    counts.forEach((count, id) => {
+      if (count) inner.reg.set(id, (registers[id] = new Array(count)));
+    });
+    const filled = new Uint32Array(counts.length);
+    for (const slots of postings) for (const ids of slots) if (ids) for (const id of ids) registers[id][filled[id]++] = ids;
     return new FlexIndex(doc);
   }
+}
+
+function grown(array: Uint32Array, index: number): Uint32Array {
+  const next = new Uint32Array(Math.max(index + 1, array.length * 2));
+  next.set(array);
+  return next;
 }
