@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { accountRouter } from './account/router.js';
 import { cloneResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
 import { mcpRouter } from './mcp/router.js';
@@ -8,7 +9,7 @@ import { catalog } from './ops/catalog.js';
 import { restRouter } from './rest/router.js';
 import type { Services } from './services.js';
 
-/** The whole HTTP surface: OAuth, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */
+/** The whole HTTP surface: OAuth, the account area, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -17,6 +18,8 @@ export function createApp(services: Services): Express {
   });
   const oauth = createOAuthServer(services);
   app.use(oauthRouter(services.config, oauth));
+  const account = accountRouter(services, catalog, oauth.grants);
+  app.use(account.path || '/', account.router);
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
   app.use(gitHttpRouter({ resolve: cloneResolver(services) }));
   app.use(restRouter(services, catalog));

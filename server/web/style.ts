@@ -34,7 +34,7 @@ meter{width:8rem;vertical-align:middle}
 table{width:100%;border-collapse:collapse;font-size:.95rem}
 th,td{text-align:left;padding:.55rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;position:relative}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 code{background:#eef1f4;padding:.1rem .3rem;border-radius:4px}
 pre{background:#eef1f4;padding:.8rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
@@ -68,7 +68,7 @@ ul.plain{list-style:none;margin:0;padding:0}
 .diff .add{background:#e6f4ea;color:#0f5323}.diff .del{background:#fdecea;color:#8c1d18}.diff .hunk{color:var(--muted);background:#f3f4f6}
 .empty{color:var(--muted);font-style:italic}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
-@media (max-width:40rem){main{padding:1rem .75rem 2rem}main.narrow{margin-top:1rem}.card{padding:1rem}th.opt,td.opt{display:none}}
+@media (max-width:40rem){main{padding:1rem .75rem 2rem}th,td{padding:.45rem .3rem}.top .bar{padding:.6rem .75rem}main.narrow{margin-top:1rem}.card{padding:1rem}th.opt,td.opt{display:none}}
 `;
 
 /** Reveals and wires the copy buttons; without scripts the value is still there to select. */

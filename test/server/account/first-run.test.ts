@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { firstRun } from '../../../scripts/first-run.js';
+import { createServices } from '../../../server/services.js';
+import { LoginThrottle } from '../../../server/web/login-throttle.js';
+import { SigninLinks, SIGNIN_LINK_LIFETIME_MS } from '../../../server/web/signin-links.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { Browser, readForm } from '../oauth/flow.js';
+import { PASSWORD, signinLink } from './session.js';
+
+const CLI = join(import.meta.dirname, '../../../scripts/quire.ts');
+
+/** Sets a password through a sign-in link, as a browser without scripts would. */
+async function redeem(browser: Browser, link: string, password = PASSWORD): Promise<Response> {
+  const form = await browser.get(link);
+  if (form.status !== 200) return form;
+  const { action, hidden } = readForm(await form.text());
+  return browser.post(new URL(action, link).href, [...hidden, ['password', password], ['confirm', password]]);
+}
+
+describe('first run and one-time sign-in links', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+
+  beforeEach(async () => {
+    server = await startTestServer();
+  });
+  afterEach(() => server.stop());
+
+  it('prints the base URL, a sign-in link, a write key, a curl example and an MCP snippet, once', async () => {
+    const text = (await firstRun(server.services))!;
+    const key = /\n {2}(quire_\S+)\n/.exec(text)![1];
+    expect(text).to.contain(`Server: ${server.url}`);
+    expect(signinLink(text)).to.match(new RegExp(`^${server.url}/account/welcome\\?token=qsl_`));
+    expect(text).to.contain(`curl -H "Authorization: Bearer ${key}" ${server.url}/vault/pages`);
+    const snippet = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
+    expect(snippet).to.deep.equal({ mcpServers: { quire: { type: 'http', url: `${server.url}/mcp` } } });
+    expect((await server.api('/vault/pages', { key })).status).to.equal(200);
+
+    expect(await firstRun(server.services)).to.equal(undefined);
+    // A fresh process on the same data folder (a second `npm start`) prints no secret either.
+    expect(await firstRun(createServices(server.services.config))).to.equal(undefined);
+  });
+
+  it('lets the link set a password once, signs the user in, and refuses it afterwards', async () => {
+    const link = signinLink((await firstRun(server.services))!);
+    const browser = new Browser();
+    const done = await redeem(browser, link);
+    expect(done.status).to.equal(303);
+    expect(done.headers.get('location')).to.equal('/account/');
+    expect(done.headers.getSetCookie().join()).to.match(/quire_session=qss_[^;]+; Max-Age=\d+; Path=\/account; Expires=[^;]+; HttpOnly; SameSite=Lax/);
+    expect((await browser.get(`${server.url}/account/`)).status).to.equal(200);
+    expect(await server.services.accounts.checkPassword('owner', PASSWORD)).to.equal(true);
+
+    const again = await redeem(new Browser(), link, 'another password');
+    expect(again.status).to.equal(410);
+    expect(await server.services.accounts.checkPassword('owner', PASSWORD)).to.equal(true);
+  });
+
+  it('refuses a welcome form posted without its form cookie', async () => {
+    const link = signinLink((await firstRun(server.services))!);
+    const { action, hidden } = readForm(await (await new Browser().get(link)).text());
+    const res = await new Browser().post(new URL(action, link).href, [...hidden, ['password', PASSWORD], ['confirm', PASSWORD]]);
+    expect(res.status).to.equal(403);
+    expect(await server.services.accounts.checkPassword('owner', PASSWORD)).to.equal(false);
+  });
+
+  it('gives `quire user add` a link the running server accepts', async () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', CLI, 'user', 'add', 'erin', '--data', server.dataDir, '--base-url', server.url], { encoding: 'utf8' });
+    expect(out).to.match(/created user erin/);
+    const done = await redeem(new Browser(), signinLink(out));
+    expect(done.status).to.equal(303);
+    expect(await server.services.accounts.checkPassword('erin', PASSWORD)).to.equal(true);
+  });
+
+  it('expires links after a day, and a new link replaces the old one', async () => {
+    const dir = tempDir();
+    let now = 1_000_000;
+    const links = new SigninLinks(dir.path, () => now);
+    const first = await links.create('ann');
+    const second = await links.create('ann');
+    expect(links.peek(first)).to.equal(undefined);
+    expect(links.peek(second)).to.equal('ann');
+    now += SIGNIN_LINK_LIFETIME_MS;
+    expect(await links.redeem(second)).to.equal(undefined);
+    dir.cleanup();
+  });
+});
+
+describe('sign-in throttling', () => {
+  it('locks an account name after 5 failures and an address after 20, whether or not the account exists', () => {
+    let now = 0;
+    const throttle = new LoginThrottle({ perAccount: 5, perAddress: 20 }, () => now);
+    for (let i = 0; i < 5; i++) throttle.fail('ghost', '10.0.0.1');
+    expect(throttle.blockedFor('ghost', '10.0.0.2')).to.equal(900);
+    expect(throttle.blockedFor('owner', '10.0.0.1')).to.equal(0);
+    for (let i = 0; i < 15; i++) throttle.fail(`name-${i}`, '10.0.0.1');
+    expect(throttle.blockedFor('owner', '10.0.0.1')).to.be.greaterThan(0);
+    now += 15 * 60_000;
+    expect(throttle.blockedFor('ghost', '10.0.0.1')).to.equal(0);
+  });
+
+  it('refuses even the right password once the account is locked, with the same message for any name', async () => {
+    const server = await startTestServer();
+    try {
+      await server.services.accounts.addUser('ann', 'personal');
+      await server.services.accounts.setPassword('ann', PASSWORD);
+      const browser = new Browser();
+      const attempt = async (username: string, password: string) => {
+        const { action, hidden } = readForm(await (await browser.get(`${server.url}/account/signin`)).text());
+        const res = await browser.post(new URL(action, server.url).href, [...hidden, ['username', username], ['password', password]]);
+        return { status: res.status, alert: /role="alert">([^<]*)</.exec(await res.text())?.[1] };
+      };
+      for (let i = 0; i < 5; i++) expect(await attempt('ann', 'wrong')).to.deep.equal({ status: 401, alert: 'Wrong username or password.' });
+      expect(await attempt('ann', PASSWORD)).to.deep.equal({ status: 429, alert: 'Too many failed sign-ins. Try again in 15 minutes.' });
+      for (let i = 0; i < 5; i++) await attempt('nobody', 'wrong');
+      expect(await attempt('nobody', 'wrong')).to.deep.equal({ status: 429, alert: 'Too many failed sign-ins. Try again in 15 minutes.' });
+    } finally {
+      await server.stop();
+    }
+  });
+});
