@@ -66,6 +66,19 @@ describe('Knowledge', () => {
     expect(paths(knowledge, 'owl')).to.deep.equal(['notes/Birds.md']);
   });
 
+  it('gives the same scores and snippets after a restart, for counts past one byte and bodies read back from disk', async () => {
+    await ctx.pages.write(testAuthor, { path: 'notes/Drums.md', content: `# Drums\n\n${'boom '.repeat(300)}and one tomato.\n` });
+    await ctx.pages.write(testAuthor, { path: 'notes/Bells.md', content: `# Bells\n\n${'boom '.repeat(40)}then quiet.\n` });
+    const before = [knowledge.search('boom'), knowledge.search('tomato'), knowledge.search('"then quiet"')].map((s) => s.results);
+    expect(before[0].map((r) => r.path)).to.deep.equal(['notes/Drums.md', 'notes/Bells.md']);
+    await knowledge.close();
+    knowledge = await Knowledge.open(await Vault.open(ctx.dir), { indexDir: indexDir.path, persistDelayMs: false });
+    expect(knowledge.loadedFrom).to.equal('persisted');
+    const after = [knowledge.search('boom'), knowledge.search('tomato'), knowledge.search('"then quiet"')].map((s) => s.results);
+    expect(after).to.deep.equal(before);
+    expect(after[2].map((r) => r.path)).to.deep.equal(['notes/Bells.md']);
+  });
+
   it('catches up from the tree diff when HEAD moved past the persisted commit', async () => {
     await knowledge.close();
     await ctx.pages.write(testAuthor, { path: 'notes/Birds.md', content: '# Birds\n\nA kestrel hovers.\n' });

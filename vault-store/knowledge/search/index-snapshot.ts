@@ -3,7 +3,7 @@ import { jsonSection, parseSection, type Positions, type Sections } from '../per
 import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
-import { FIELD_COUNT, TermStats } from './term-stats.js';
+import { FIELD_COUNT, TF_MORE, TermStats, type DocTerms } from './term-stats.js';
 
 type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
 
@@ -19,18 +19,21 @@ export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
   const offsets = new Uint32Array(index.docs.length + 1);
   index.docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.ids.length ?? 0)));
   const ids = new Uint32Array(offsets[index.docs.length]);
-  const tf = new Uint16Array(ids.length * FIELD_COUNT);
+  const tf = new Uint8Array(ids.length * FIELD_COUNT);
+  const more: number[] = [];
   index.docs.forEach((d, i) => {
     if (!d) return;
     ids.set(d.terms.ids, offsets[i]);
     tf.set(d.terms.tf, offsets[i] * FIELD_COUNT);
+    for (const [k, count] of d.terms.more ?? []) more.push(i, k, count);
   });
   const sections: Sections = {
     docs: jsonSection(rows),
     terms: jsonSection(index.stats.toJSON()),
     offsets: bytes(offsets),
     ids: bytes(ids),
-    tf: bytes(tf),
+    tf,
+    'tf-more': bytes(Uint32Array.from(more)),
     [BODIES]: bodies.bytes,
     [BODY_OFFSETS]: bytes(bodies.offsets),
   };
@@ -49,15 +52,21 @@ export function restoreIndex(sections: Sections, handle: FileHandle, positions: 
   const stats = TermStats.fromJSON(parseSection(sections.terms));
   const offsets = typed(Uint32Array, sections.offsets);
   const ids = typed(Uint32Array, sections.ids);
-  const tf = typed(Uint16Array, sections.tf);
+  const tf = typed(Uint8Array, sections.tf);
+  const more = typed(Uint32Array, sections['tf-more']);
   if (offsets.length !== rows.length + 1 || tf.length !== ids.length * FIELD_COUNT) throw new Error('inconsistent term tables');
   const docs = rows.map((row, id): IndexedDoc | undefined => {
     if (!row) return undefined;
     const [path, title, hash, tags, lens] = row;
-    const terms = { ids: ids.subarray(offsets[id], offsets[id + 1]), tf: tf.subarray(offsets[id] * FIELD_COUNT, offsets[id + 1] * FIELD_COUNT), lens };
+    const terms: DocTerms = { ids: ids.subarray(offsets[id], offsets[id + 1]), tf: tf.subarray(offsets[id] * FIELD_COUNT, offsets[id + 1] * FIELD_COUNT), lens };
     stats.restore(terms);
     return { id, path, title, hash, tags, terms };
   });
+  for (let i = 0; i < more.length; i += 3) {
+    const terms = docs[more[i]]?.terms;
+    if (!terms || terms.tf[more[i + 1]] !== TF_MORE) throw new Error('inconsistent term tables');
+    (terms.more ??= new Map()).set(more[i + 1], more[i + 2]);
+  }
   const bodies = bodyFile(handle, sections, positions);
   if (bodies.offsets.length !== rows.length + 1) throw new Error('inconsistent bodies');
   const flex = FlexIndex.import(Object.entries(sections).filter(([k]) => k.startsWith(FLEX)).map(([k, v]) => [k.slice(FLEX.length), Buffer.from(v).toString('utf8')]));
@@ -75,7 +84,7 @@ function bytes(view: ArrayBufferView): Uint8Array {
 }
 
 /** Copies into a fresh, aligned buffer: sections sit at arbitrary offsets in the file. */
-function typed<T extends Uint32Array | Uint16Array>(Kind: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, section: Uint8Array | undefined): T {
+function typed<T extends Uint32Array | Uint8Array>(Kind: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, section: Uint8Array | undefined): T {
   if (!section || section.byteLength % Kind.BYTES_PER_ELEMENT) throw new Error('bad term table');
   const copy = new Uint8Array(section.byteLength);
   copy.set(section);

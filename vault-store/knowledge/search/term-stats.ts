@@ -12,11 +12,25 @@ export const FIELD_COUNT = FIELDS.length;
 /** Field tokens of one page, as the tokenizer gave them. */
 export type FieldTokens = Record<Field, string[]>;
 
-/** A document's terms: ids ascending; tf holds FIELD_COUNT counts per term, in FIELDS order. */
+/**
+ * A document's terms: ids ascending; tf holds FIELD_COUNT counts per term, in FIELDS order.
+ * Counts take one byte (they are almost all small: half the table's memory went to zeros
+ * in 16-bit cells); a count of TF_MORE or above is TF_MORE there, its value in `more`.
+ */
 export interface DocTerms {
   ids: Uint32Array;
-  tf: Uint16Array;
+  tf: Uint8Array;
   lens: number[];
+  more?: Map<number, number>;
+}
+
+export const TF_MORE = 0xff;
+const TF_MAX = 0xffff;
+
+/** The count at position `k` of a document's tf table. */
+export function tfAt(doc: DocTerms, k: number): number {
+  const tf = doc.tf[k];
+  return tf < TF_MORE ? tf : doc.more!.get(k)!;
 }
 
 // Title beats body: a one-word title hit must outweigh a body that repeats the word.
@@ -60,25 +74,31 @@ export class TermStats {
    * hashing every token once: on a 10k-page build this loop is one of the costliest.
    */
   add(fields: FieldTokens): { terms: DocTerms; distinct: FieldTokens } {
-    const counts = new Map<string, { id: number; row: Uint16Array }>();
+    const counts = new Map<string, { id: number; row: Uint32Array }>();
     const distinct = {} as FieldTokens;
     const lens = FIELDS.map((field, f) => {
       const seen: string[] = (distinct[field] = []);
       for (const token of fields[field]) {
         let entry = counts.get(token);
-        if (!entry) counts.set(token, (entry = { id: this.intern(token), row: new Uint16Array(FIELD_COUNT) }));
+        if (!entry) counts.set(token, (entry = { id: this.intern(token), row: new Uint32Array(FIELD_COUNT) }));
         // The vocabulary's own string: FlexSearch then hashes the same string objects every time.
         if (entry.row[f] === 0) seen.push(this.terms[entry.id]);
-        if (entry.row[f] < 0xffff) entry.row[f] += 1;
+        if (entry.row[f] < TF_MAX) entry.row[f] += 1;
       }
       return fields[field].length;
     });
-    const rows = new Map<number, Uint16Array>();
+    const rows = new Map<number, Uint32Array>();
     for (const { id, row } of counts.values()) rows.set(id, row);
     const ids = Uint32Array.from(rows.keys()).sort();
-    const tf = new Uint16Array(ids.length * FIELD_COUNT);
-    ids.forEach((id, i) => tf.set(rows.get(id)!, i * FIELD_COUNT));
-    const terms = { ids, tf, lens };
+    const tf = new Uint8Array(ids.length * FIELD_COUNT);
+    const terms: DocTerms = { ids, tf, lens };
+    ids.forEach((id, i) => {
+      rows.get(id)!.forEach((count, f) => {
+        const k = i * FIELD_COUNT + f;
+        tf[k] = Math.min(count, TF_MORE);
+        if (count >= TF_MORE) (terms.more ??= new Map()).set(k, count);
+      });
+    });
     this.count(terms, 1);
     return { terms, distinct };
   }
@@ -135,7 +155,7 @@ export class TermStats {
       if (at < 0) return 0;
       let sum = 0;
       for (let f = 0; f < FIELD_COUNT; f++) {
-        const tf = doc.tf[at * FIELD_COUNT + f];
+        const tf = tfAt(doc, at * FIELD_COUNT + f);
         if (tf === 0) continue;
         const norm = 1 - FIELD_B[f] + FIELD_B[f] * (doc.lens[f] / avg[f]);
         sum += FIELD_WEIGHT[f] * (tf * (K1 + 1)) / (tf + K1 * norm);
@@ -147,7 +167,7 @@ export class TermStats {
   /** Field-weighted frequency of the term at position `at` of a document's table. */
   static weightedTf(doc: DocTerms, at: number): number {
     let sum = 0;
-    for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * doc.tf[at * FIELD_COUNT + f];
+    for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * tfAt(doc, at * FIELD_COUNT + f);
     return sum;
   }
 
