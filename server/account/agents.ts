@@ -81,7 +81,7 @@ ${agentFields()}<button type="submit">Create agent</button>`, 'card')}`,
     sendAccountPage(res, area, visit, {
       title: `Agent ${agent.name}`,
       section: '/agents',
-      body: html`${postForm(area, visit, `/agents/${agent.name}`, html`${agentFields(agent)}<div class="row"><button type="submit">Save</button><a class="button secondary" href="${area.path}/agents">Cancel</a></div>`, 'card')}
+      body: html`${postForm(area, visit, `/agents/${agent.name}`, html`${agentFields(agent)}<div class="row actions"><button type="submit">Save</button><a class="button secondary" href="${area.path}/agents">Cancel</a></div>`, 'card')}
 <div class="card"><h2>Remove this agent</h2><p>Keys and apps bound to it stop working; they never fall back to your own rights.</p><a class="button secondary" href="${area.path}/agents/${agent.name}/remove">Remove ${agent.name}…</a></div>`,
     });
   });

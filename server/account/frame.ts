@@ -42,7 +42,7 @@ export function postForm(area: AccountArea, visit: Visit, action: string, inner:
 /** "Are you sure?" without client-side script: its own page, with the one button that acts. */
 export function sendConfirm(res: Response, area: AccountArea, visit: Visit, page: { section: Section; title: string; message: SafeHtml; action: string; button: string; back: string }): void {
   const body = html`<div class="card">${page.message}
-${postForm(area, visit, page.action, html`<div class="row"><button type="submit" class="danger">${page.button}</button><a class="button secondary" href="${area.path}${page.back}">Cancel</a></div>`)}</div>`;
+${postForm(area, visit, page.action, html`<div class="row actions"><button type="submit" class="danger">${page.button}</button><a class="button secondary" href="${area.path}${page.back}">Cancel</a></div>`)}</div>`;
   sendAccountPage(res, area, visit, { title: page.title, section: page.section, body });
 }
 

@@ -34,7 +34,7 @@ function decision(area: AccountArea, visit: Visit, p: ProposalDetail): SafeHtml 
   }
   return html`${p.applies === 'conflict' ? html`<p class="error" role="alert"><strong>This proposal conflicts</strong> with edits made since: approving it will fail until the agent proposes again against the current pages. The conflicting pages are marked below.</p>` : ''}
 ${p.applies === 'merge' ? html`<p class="warning">Some pages changed since the proposal was made, but the edits do not overlap: approving merges them.</p>` : ''}
-<div class="row">${postForm(area, visit, `/proposals/${p.id}/approve`, html`<button type="submit">Approve and apply</button>`)}
+<div class="row actions">${postForm(area, visit, `/proposals/${p.id}/approve`, html`<button type="submit">Approve and apply</button>`)}
 ${postForm(area, visit, `/proposals/${p.id}/reject`, html`<div class="row"><label for="reason" class="vh">Reason for rejecting (optional)</label><input type="text" id="reason" name="reason" maxlength="2000" placeholder="Reason (optional)"><button type="submit" class="secondary">Reject</button></div>`, 'grow')}</div>`;
 }
 

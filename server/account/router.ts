@@ -89,7 +89,9 @@ export function accountRouter(services: Services, catalog: AnyOperation[], grant
   signinRoutes(router, area);
   router.use(requireSession(area));
   router.post('/signout', async (_req, res) => {
-    await area.sessions.end(res.locals.visit!.session.id);
+    const { session } = res.locals.visit!;
+    await area.sessions.end(session.id);
+    area.flashes.delete(session.id);
     area.cookies.clear(res, SESSION_COOKIE);
     res.redirect(303, `${area.path}/signin?out=1`);
   });
@@ -99,6 +101,9 @@ export function accountRouter(services: Services, catalog: AnyOperation[], grant
   appRoutes(router, area);
   agentRoutes(router, area);
   proposalRoutes(router, area);
+  router.use((_req, res) => {
+    sendAccountPage(res, area, res.locals.visit!, { title: 'Not found', section: '', status: 404, body: html`<p>There is no such page in your account. <a href="${area.path}/">Go to your vault</a>.</p>` });
+  });
   router.use(errorPage);
   return { path, router };
 }

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { hashPassword, verifyPassword, type PasswordHash } from '../accounts/secrets.js';
+import { readCookie } from '../web/cookies.js';
 import { formMatchesCookie } from '../web/csrf.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
@@ -101,6 +102,7 @@ function guarded(area: AccountArea, action: (area: AccountArea, req: Request, re
 /** Sign-in, the one-time welcome link and sign-out: the routes that work without a session. */
 export function signinRoutes(router: Router, area: AccountArea): void {
   router.get('/signin', (req, res) => {
+    if (area.sessions.find(readCookie(req, SESSION_COOKIE))) return res.redirect(303, `${area.path}/`);
     const out = req.query.out === '1' ? { kind: 'notice' as const, text: 'You are signed out.' } : undefined;
     signInForm(area, req, res, 200, { flash: out });
   });

@@ -39,19 +39,19 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 code{background:#eef1f4;padding:.1rem .3rem;border-radius:4px}
 pre{background:#eef1f4;padding:.8rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 label{display:block;font-weight:600;margin:.9rem 0 .25rem}
+form.card>input[type=hidden]+label{margin-top:0}
 .check{display:flex;gap:.55rem;align-items:flex-start;font-weight:400;margin:.6rem 0}
 .check input{margin-top:.35rem}
 input[type=text],input[type=password],select,textarea{width:100%;padding:.5rem .6rem;font:inherit;color:inherit;background:#fff;border:1px solid #8c959f;border-radius:6px}
 textarea{min-height:4.5rem}
 .hint{font-size:.85rem;color:var(--muted);margin:.2rem 0 0}
 fieldset{border:0;padding:0;margin:0}legend{font-weight:600;padding:0;margin:.6rem 0 .2rem}
-.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-.row>*,.row button{margin:0}
-.row input[type=text]{width:auto;flex:1;min-width:12rem}.row .grow{flex:1}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none;margin:1rem .4rem 0 0}
 button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger)}
-button.link{background:none;border:0;color:var(--danger);padding:0;margin:0;font-weight:600;text-decoration:underline}
+.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.row>*,.row button{margin:0}.actions{margin-top:1.2rem}
+.row input[type=text]{width:auto;flex:1;min-width:12rem}.row .grow{flex:1}
 td form{margin:0}
 ul.plain{list-style:none;margin:0;padding:0}
 .notice,.error,.warning{padding:.7rem .9rem;border-radius:8px;margin:0 0 1.2rem}
@@ -63,7 +63,7 @@ ul.plain{list-style:none;margin:0;padding:0}
 .secret{display:flex;gap:.5rem;align-items:stretch;flex-wrap:wrap}
 .secret input{flex:1;min-width:12rem;font-family:ui-monospace,Menlo,Consolas,monospace}
 .secret button{margin:0}
-.diff{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.4rem 0;overflow-x:auto}
+.diff{margin-top:.8rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.4rem 0;overflow-x:auto}
 .diff span{display:block;padding:0 .8rem;white-space:pre-wrap;word-break:break-word}
 .diff .add{background:#e6f4ea;color:#0f5323}.diff .del{background:#fdecea;color:#8c1d18}.diff .hunk{color:var(--muted);background:#f3f4f6}
 .empty{color:var(--muted);font-style:italic}

@@ -214,4 +214,21 @@ describe('account area in the browser', function () {
     await browser.screenshot(phone, 'account-keys-phone');
     await phone.close();
   });
+
+  it('answers unknown pages and refused operations with a page that says why', async () => {
+    const missing = await page.goto(account('/no-such-page'));
+    expect(missing!.status()).to.equal(404);
+    expect(await page.textContent('h1')).to.equal('Not found');
+    const proposal = await page.goto(account('/proposals/no-such-id'));
+    expect(proposal!.status()).to.equal(404);
+    expect(await page.textContent('[role=alert]')).to.match(/No proposal no-such-id/);
+
+    await page.goto(account('/agents/scribe'));
+    await page.getByLabel('May read').fill('../outside');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(account('/agents/scribe'));
+    expect(await page.textContent('[role=alert]')).to.match(/\.\./);
+    await browser.screenshot(page, 'account-agent-error');
+    expect(server.services.agents.get('owner', 'scribe')!.read).to.deep.equal(['']);
+  });
 });
