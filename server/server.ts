@@ -15,6 +15,9 @@ export interface RunningServer {
 /** Starts listening; with port 0 the OS picks one and `url` reports it. */
 export async function startServer(configured: Config): Promise<RunningServer> {
   const server = createServer();
+  // Longer than clients' idle timeouts, so a client never reuses a socket the server is closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(configured.port, configured.host, () => resolve());

@@ -14,6 +14,7 @@ export const health = defineOp({
     const { vault, knowledge, user } = ctx.vault;
     const watcher = await ctx.services.vaults.watchers?.get(user);
     const state = watcher?.state();
+    const uncommitted = watcher ? await watcher.uncommitted() : undefined;
     const head = vault.head;
     const fresh = knowledge.indexedCommit === head;
     const watching = state?.watching ?? false;
@@ -21,7 +22,7 @@ export const health = defineOp({
     return {
       status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? 'ok' : 'degraded',
       index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: knowledge.metas.size },
-      external_edits: { pending: state?.pending ?? null, skipped: state?.skipped ?? [] },
+      external_edits: { pending: uncommitted?.length ?? null, skipped: state?.skipped ?? [] },
       watcher: state
         ? { watching: state.watching, folders: state.folders, last_commit: state.lastCommit ?? null, last_error: state.lastError ?? null }
         : { watching: false },
@@ -29,8 +30,8 @@ export const health = defineOp({
         head,
         branch: 'main',
         queued_writes: vault.pendingWrites,
-        // The watcher commits every settled edit; pending ones are what differs from HEAD now.
-        working_tree_clean: state ? state.pending === 0 : null,
+        // The watcher commits every settled edit; the unsettled ones are what differs from HEAD now.
+        working_tree_clean: uncommitted ? uncommitted.length === 0 : null,
       },
       lint: counts,
     };

@@ -79,6 +79,16 @@ async function affectedFiles(vault: Vault, roots: readonly string[]): Promise<Se
 }
 
 /**
+ * Files at `paths` that really differ from HEAD. A watcher's pending paths include the
+ * server's own writes until its quiet period ends; those match HEAD and don't count.
+ */
+export async function uncommittedEdits(vault: Vault, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const files = [...(await affectedFiles(vault, paths))].filter((path) => invalidPathReason(path) === undefined);
+  return (await diffWorkingFiles(vault.dir, vault.manifest, files)).map((change) => change.path);
+}
+
+/**
  * Commits what changed in the working tree at `paths` (all of it when omitted) as one
  * commit by the external author, through the vault's queue. Files whose paths break the
  * path rules are reported to `onSkip` and never committed.

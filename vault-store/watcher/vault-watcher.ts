@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { promises as fsp, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Vault } from '../vault.js';
-import { commitExternalEdits } from './external-edits.js';
+import { commitExternalEdits, uncommittedEdits } from './external-edits.js';
 import { isHiddenPath } from './working-files.js';
 
 /** After a failed commit the paths stay pending and are retried this much later. */
@@ -84,6 +84,11 @@ export class VaultWatcher {
       lastError: this.lastError,
       skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
     };
+  }
+
+  /** Pending paths whose files differ from HEAD: edits waiting for their commit. */
+  uncommitted(): Promise<string[]> {
+    return uncommittedEdits(this.vault, [...this.pending]);
   }
 
   /** Stops watching and commits what is still pending, settled or not. */
