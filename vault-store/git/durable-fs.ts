@@ -17,7 +17,7 @@ async function fsyncFile(path: string): Promise<void> {
  * One fsync per object in sequence was the bulk of a write's latency; a crash before
  * `flush()` returns leaves only unreferenced objects, which git ignores.
  */
-export function durableFs(): { fs: typeof fs; flush: () => Promise<void> } {
+export function durableFs(): { fs: typeof fs; flush: () => Promise<void>; track: (path: string) => void } {
   let written = new Set<string>();
   const writeFile = async (path: string, data: string | Uint8Array, options?: fs.WriteFileOptions) => {
     await fs.promises.writeFile(path, data, options);
@@ -29,5 +29,5 @@ export function durableFs(): { fs: typeof fs; flush: () => Promise<void> } {
     const dirs = new Set(paths.map((p) => dirname(p)));
     await Promise.all([...paths.map(fsyncFile), ...[...dirs].map(fsyncDir)]);
   };
-  return { fs: { ...fs, promises: { ...fs.promises, writeFile } } as unknown as typeof fs, flush };
+  return { fs: { ...fs, promises: { ...fs.promises, writeFile } } as unknown as typeof fs, flush, track: (path) => written.add(path) };
 }

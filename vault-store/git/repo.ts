@@ -3,6 +3,7 @@ import fs, { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { durableFs } from './durable-fs.js';
+import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
 import { EMPTY_TREE, TreeStore } from './tree-store.js';
 
 export const BRANCH = 'main';
@@ -31,14 +32,16 @@ export class GitRepo {
   readonly fs: typeof fs;
   /** Makes every object written so far durable; call before moving a ref to them. */
   readonly flushObjects: () => Promise<void>;
+  /** Records an object file written outside isomorphic-git, for `flushObjects`. */
+  readonly trackObject: (path: string) => void;
   /** isomorphic-git's long-lived cache (packfile indexes). */
   readonly cache = {};
   readonly trees: TreeStore;
 
   private constructor(readonly dir: string) {
     this.gitdir = join(dir, '.git');
-    ({ fs: this.fs, flush: this.flushObjects } = durableFs());
-    this.trees = new TreeStore(this.fs, this.gitdir, this.cache);
+    ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
+    this.trees = new TreeStore(this.fs, this.gitdir, this.cache, (path) => this.trackObject(path));
   }
 
   /** Opens the repo at `dir`, creating it (with an empty first commit) when absent. */
@@ -79,21 +82,12 @@ export class GitRepo {
   }
 
   async writeBlob(data: Uint8Array): Promise<string> {
-    return git.writeBlob({ fs: this.fs, gitdir: this.gitdir, blob: data });
+    return writeObject(this.gitdir, 'blob', data, this.trackObject);
   }
 
-  async commit(input: { tree: string; parents: string[]; message: string; author: Signature; when: Date }): Promise<string> {
-    if (input.tree === EMPTY_TREE) await git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree: [] });
-    const sig = {
-      ...input.author,
-      timestamp: Math.floor(input.when.getTime() / 1000),
-      timezoneOffset: input.when.getTimezoneOffset(),
-    };
-    return git.writeCommit({
-      fs: this.fs,
-      gitdir: this.gitdir,
-      commit: { message: input.message, tree: input.tree, parent: input.parents, author: sig, committer: sig },
-    });
+  async commit(input: CommitFields): Promise<string> {
+    if (input.tree === EMPTY_TREE) await writeObject(this.gitdir, 'tree', Buffer.alloc(0), this.trackObject);
+    return writeObject(this.gitdir, 'commit', serializeCommit(input), this.trackObject);
   }
 
   /** Points the branch at `oid`: temp file, fsync, rename — git's own lock-file dance. */

@@ -1,5 +1,6 @@
 import git, { type TreeEntry } from 'isomorphic-git';
 import type fs from 'node:fs';
+import { serializeTree, sortTree, writeObject } from './object-writer.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -25,6 +26,7 @@ export class TreeStore {
     private readonly fs: typeof import('node:fs'),
     private readonly gitdir: string,
     private readonly cache: object,
+    private readonly written: (path: string) => void,
     private readonly maxTrees = 20_000,
   ) {}
 
@@ -40,8 +42,9 @@ export class TreeStore {
 
   async write(entries: TreeEntry[]): Promise<string> {
     if (entries.length === 0) return EMPTY_TREE;
-    const oid = await git.writeTree({ fs: this.fs as typeof fs, gitdir: this.gitdir, tree: entries });
-    this.parsed.set(oid, entries);
+    const sorted = sortTree(entries);
+    const oid = await writeObject(this.gitdir, 'tree', serializeTree(sorted), this.written);
+    this.parsed.set(oid, sorted);
     return oid;
   }
 
