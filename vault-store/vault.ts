@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { atomicWriteFile } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { GitRepo, hashBlob, type Signature } from './git/repo.js';
+import { objectReaderFor } from './history/object-reader.js';
 import { Manifest } from './manifest.js';
 import { reconcileWorkingFiles } from './watcher/external-edits.js';
 import { WriteQueue } from './write-queue.js';
@@ -99,7 +100,7 @@ export class Vault {
   async readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
     const entry = this.manifest.get(path);
     if (!entry) return undefined;
-    return { oid: entry.oid, content: await this.repo.readBlob(entry.oid) };
+    return { oid: entry.oid, content: await objectReaderFor(this.repo).blob(entry.oid) };
   }
 
   /** Runs `task` alone on this vault; used for anything that must not interleave with writes. */
