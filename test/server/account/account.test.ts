@@ -13,12 +13,16 @@ describe('account area in the browser', function () {
   let server: TestServer;
   let browser: TestBrowser;
   let page: Page;
+  const cspViolations: string[] = [];
   const account = (path = '/') => `${server.url}/account${path}`;
 
   before(async () => {
     server = await startTestServer();
     browser = await launchBrowser();
     page = await browser.page();
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     await ownerViaFirstRun(server, page);
   });
 
@@ -67,6 +71,9 @@ describe('account area in the browser', function () {
     const key = await page.inputValue('#minted');
     expect(key).to.match(/^quire_/);
     expect(await page.textContent('main')).to.contain('you will not see this key again');
+    // The copy button exists only when our hashed script runs, which the CSP must allow.
+    await page.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.getByRole('button', { name: 'Copied' }).isVisible()).to.equal(true);
     await browser.screenshot(page, 'account-key-minted');
 
     const ok = await server.api('/vault/pages', { key });
@@ -201,6 +208,7 @@ describe('account area in the browser', function () {
     expect(headers['x-frame-options']).to.equal('DENY');
     expect(headers['referrer-policy']).to.equal('same-origin');
     expect(await page.locator('main b').count()).to.equal(0);
+    expect(cspViolations).to.deep.equal([]);
   });
 
   it('fits a phone screen without sideways scrolling', async () => {
