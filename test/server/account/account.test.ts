@@ -23,7 +23,7 @@ describe('account area in the browser', function () {
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
     });
-    await ownerViaFirstRun(server, page);
+    await ownerViaFirstRun(server, browser, page);
   });
 
   after(async () => {
@@ -73,7 +73,7 @@ describe('account area in the browser', function () {
     expect(await page.textContent('main')).to.contain('you will not see this key again');
     // The copy button exists only when our hashed script runs, which the CSP must allow.
     await page.getByRole('button', { name: 'Copy' }).click();
-    expect(await page.getByRole('button', { name: 'Copied' }).isVisible()).to.equal(true);
+    await page.getByRole('button', { name: 'Copied' }).waitFor({ timeout: 3000 });
     await browser.screenshot(page, 'account-key-minted');
 
     const ok = await server.api('/vault/pages', { key });

@@ -17,7 +17,7 @@ describe('connected apps in the browser', function () {
     server = await startTestServer();
     browser = await launchBrowser();
     page = await browser.page();
-    await ownerViaFirstRun(server, page);
+    await ownerViaFirstRun(server, browser, page);
     // The app's redirect URI: answer it instead of leaving the browser on a refused connection.
     await browser.context.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' }));
   });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { firstRun } from '../../../scripts/first-run.js';
+import type { TestBrowser } from '../../helpers/browser.js';
 import type { TestServer } from '../../helpers/test-server.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -12,10 +13,11 @@ export function signinLink(text: string): string {
 }
 
 /** First run on the test server, then the owner follows the link and sets a password. */
-export async function ownerViaFirstRun(server: TestServer, page: Page): Promise<string> {
+export async function ownerViaFirstRun(server: TestServer, browser: TestBrowser, page: Page): Promise<string> {
   const text = await firstRun(server.services);
   if (!text) throw new Error('first run printed nothing');
   await page.goto(signinLink(text));
+  await browser.screenshot(page, 'account-welcome');
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat it').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and sign in' }).click();
