@@ -85,7 +85,7 @@ export class ConsentFlow {
       return sendPage(res, 403, errorPage('Your plan does not include MCP access.'));
     }
     pending.user = username;
-    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes }));
+    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes, agents: this.services.agents.list(username).map((a) => a.name) }));
   }
 
   private async consent(req: Request, res: Response): Promise<void> {
@@ -100,6 +100,9 @@ export class ConsentFlow {
       const description = scopes.length === 0 && req.body.decision === 'approve' ? 'No scope was approved' : 'The user denied access';
       return res.redirect(302, authorizationResponse(pending.redirect_uri, this.issuer, { error: 'access_denied', error_description: description, state: pending.state }));
     }
+    // "Act as me" or one of the user's agents: the agent's path rules then bound every call.
+    const actAs = String(req.body.act_as ?? '');
+    if (actAs && !this.services.agents.get(pending.user, actAs)) return sendPage(res, 400, errorPage('That agent no longer exists.'));
     const code = await this.grants.issueCode({
       client_id: pending.client_id,
       client_name: pending.client_name,
@@ -108,6 +111,7 @@ export class ConsentFlow {
       resource: pending.resource,
       redirect_uri: pending.redirect_uri,
       challenge: pending.challenge,
+      ...(actAs ? { agent: actAs } : {}),
     });
     res.redirect(302, authorizationResponse(pending.redirect_uri, this.issuer, { code, state: pending.state }));
   }

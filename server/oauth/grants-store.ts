@@ -21,6 +21,8 @@ export interface OAuthGrant {
   client_id: string;
   client_name: string;
   scopes: string[];
+  /** The agent the user chose for this app on the consent page; absent = the user themself. */
+  agent?: string;
   /** The audience of its tokens. */
   resource: string;
   created_at: string;
@@ -35,6 +37,7 @@ export interface CodeRequest {
   resource: string;
   redirect_uri: string;
   challenge: string;
+  agent?: string;
 }
 
 interface CodeRecord extends CodeRequest {
@@ -113,6 +116,7 @@ export class OAuthGrants {
         client_id: record.client_id,
         client_name: record.client_name,
         scopes: record.scopes,
+        ...(record.agent ? { agent: record.agent } : {}),
         resource: record.resource,
         created_at: new Date(this.now()).toISOString(),
       };

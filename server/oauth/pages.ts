@@ -38,7 +38,13 @@ ${hidden(view)}
 </form>`);
 }
 
-export function consentPage(view: RequestView & { user: string; scopes: readonly McpScope[] }): string {
+function actAsChoice(agents: readonly string[]) {
+  if (agents.length === 0) return html``;
+  return html`<label for="act_as">Act as</label>
+<select id="act_as" name="act_as"><option value="">Me — everything the ticked boxes allow</option>${agents.map((a) => html`<option value="${a}">Agent “${a}” — only its folders and mode</option>`)}</select>`;
+}
+
+export function consentPage(view: RequestView & { user: string; scopes: readonly McpScope[]; agents: readonly string[] }): string {
   return layout('Allow access', html`
 <h1>Allow ${view.clientName} to use your vault?</h1>
 <p>Signed in as <strong>${view.user}</strong>. After you decide, you return to <strong>${view.redirectHost}</strong>.</p>
@@ -47,6 +53,7 @@ ${hidden(view)}
 <fieldset><legend>${view.clientName} asks to:</legend>
 ${view.scopes.map((scope) => html`<label class="check"><input type="checkbox" name="scope" value="${scope}" checked> <span>${SCOPE_TEXT[scope]}</span></label>`)}
 </fieldset>
+${actAsChoice(view.agents)}
 <p class="muted">Only the boxes you leave ticked are granted. You can disconnect the app at any time.</p>
 <div class="row"><button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></div>
 </form>`);

@@ -54,6 +54,7 @@ export class QuireOAuthProvider implements OAuthServerProvider {
       label: grant.client_name,
       capabilities: mcpCapabilities(access.scopes),
       device: false,
+      ...(grant.agent ? { agent: grant.agent } : {}),
     };
     return {
       token,

@@ -74,6 +74,8 @@ export interface Approval {
   decision?: 'approve' | 'deny';
   /** Scopes the user unticks on the consent page. */
   untick?: string[];
+  /** An agent chosen in "Act as" (default: the user themself). */
+  actAs?: string;
 }
 
 /** Signs in and decides on the consent page; returns where the browser is sent back to. */
@@ -86,7 +88,8 @@ export async function approveInBrowser(authorizationUrl: string | URL, approval:
   if (consentRes.status !== 200) throw new Error(`sign-in answered ${consentRes.status}`);
   const consent = readForm(await consentRes.text());
   const ticked = consent.scopes.filter((s) => !(approval.untick ?? []).includes(s)).map((s) => ['scope', s] as [string, string]);
-  const done = await browser.post(consent.action, [...consent.hidden, ...ticked, ['decision', approval.decision ?? 'approve']]);
+  const actAs: [string, string][] = approval.actAs ? [['act_as', approval.actAs]] : [];
+  const done = await browser.post(consent.action, [...consent.hidden, ...ticked, ...actAs, ['decision', approval.decision ?? 'approve']]);
   if (done.status !== 302) throw new Error(`consent answered ${done.status}: ${await done.text()}`);
   return new URL(done.headers.get('location')!);
 }
