@@ -2,6 +2,7 @@ import { QuireError } from './errors.js';
 import { toPageView, SummaryCache, type PageSummary, type PageView } from './page-view.js';
 import { hashBlob } from './git/hash-blob.js';
 import type { Author, CommitEvent, Vault } from './vault.js';
+import { lowerBound } from './sorted.js';
 
 const encoder = new TextEncoder();
 
@@ -84,16 +85,6 @@ export class Pages {
   }
 }
 
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function encodeCursor(path: string): string {
   return Buffer.from(path).toString('base64url');

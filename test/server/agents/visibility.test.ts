@@ -4,7 +4,7 @@ import { catalog } from '../../../server/ops/catalog.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { testAuthor } from '../../helpers/temp-vault.js';
 import { call, mcpClient } from '../mcp/mcp-client.js';
-import { restRequest } from './op-request.js';
+import { restRequest } from '../../helpers/rest-request.js';
 
 /** Everything outside projects/ is hidden from the agent; these strings exist only there. */
 const SEED: Record<string, string> = {

@@ -1,3 +1,5 @@
+import { lowerBound } from '../../sorted.js';
+
 /**
  * BM25 term statistics, kept exact under every add and remove so ranking never drifts
  * from what a rebuild would give. Terms get numeric ids from a vocabulary that only grows
@@ -206,15 +208,4 @@ export function indexOf(ids: Uint32Array, id: number): number {
     else return mid;
   }
   return -1;
-}
-
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

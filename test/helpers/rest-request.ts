@@ -1,4 +1,4 @@
-import type { AnyOperation } from '../../../server/ops/operation.js';
+import type { AnyOperation } from '../../server/ops/operation.js';
 
 /** The REST request an operation's binding implies: path parameters, then query or JSON body. */
 export function restRequest(op: AnyOperation, input: Record<string, unknown>): { path: string; init: RequestInit & { json?: unknown } } {
