@@ -19,6 +19,8 @@ export interface Config {
   accountUrl: string;
   plans: Plans;
   maxPageBytes: number;
+  /** Watch vault folders and commit direct edits (off for API-only deployments). */
+  watch: boolean;
   llm?: LlmConfig;
 }
 
@@ -66,6 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const authUrl = parseUrl('QUIRE_AUTH_URL', env.QUIRE_AUTH_URL ?? baseUrl, problems);
   const accountUrl = parseUrl('QUIRE_ACCOUNT_URL', env.QUIRE_ACCOUNT_URL ?? `${baseUrl}/account`, problems);
   const maxPageBytes = parseInteger('QUIRE_MAX_PAGE_BYTES', env.QUIRE_MAX_PAGE_BYTES ?? String(1024 * 1024), 1024, 64 * 1024 * 1024, problems);
+  const watchRaw = (env.QUIRE_WATCH ?? 'true').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(watchRaw)) problems.push(`QUIRE_WATCH must be true or false: ${env.QUIRE_WATCH}`);
+  const watch = watchRaw === 'true' || watchRaw === '1';
   const { plans, problems: planProblems } = loadPlans(env.QUIRE_PLANS_FILE);
   problems.push(...planProblems);
   let llm: LlmConfig | undefined;
@@ -74,5 +79,5 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     else llm = { baseUrl: parseUrl('QUIRE_LLM_BASE_URL', env.QUIRE_LLM_BASE_URL, problems), model: env.QUIRE_LLM_MODEL, apiKey: env.QUIRE_LLM_API_KEY };
   }
   if (problems.length) throw new ConfigError(problems);
-  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, ...(llm ? { llm } : {}) };
+  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, ...(llm ? { llm } : {}) };
 }

@@ -3,26 +3,30 @@
  * and the same update through native `git add && git commit` for comparison.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../server/config.js';
 import { startServer } from '../../../server/server.js';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
 import { summarize, round } from '../fixture.js';
 import { gitBenchVault } from '../git-vault.js';
-import { renameSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 
 const UPDATES = 300;
 const READ_SECONDS = 3;
 
 export default async function () {
+  // The watcher (on by default) rescans a folder on each change; API-only servers turn it off.
+  return { watcher_on: await measure(true), watcher_off: await measure(false) };
+}
+
+async function measure(watch: boolean) {
   const { dir, manifest } = gitBenchVault('writes');
   const data = join(tmpdir(), `quire-bench-${process.pid}`);
   rmSync(data, { recursive: true, force: true });
   mkdirSync(join(data, 'vaults'), { recursive: true });
   renameSync(dir, vaultDir(data, 'bench'));
-  const running = await startServer(loadConfig({}, { data, port: '0' }));
+  const running = await startServer(loadConfig({ QUIRE_WATCH: String(watch) }, { data, port: '0' }));
   await running.services.accounts.addUser('bench', 'pro');
   const { key } = await running.services.accounts.createKey({ user: 'bench', name: 'bench', scope: 'write' });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -52,6 +56,16 @@ export default async function () {
     }
   });
   await Promise.all(readers);
+
+  // Issue 3: GET /vault/search over HTTP, one query at a time (title words of random pages).
+  const searches: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const words = manifest.titles[(i * 7919) % manifest.titles.length].split(/\s+/).slice(0, 2).join(' ');
+    const started = performance.now();
+    const res = await fetch(`${running.url}/vault/search?q=${encodeURIComponent(words)}&limit=10`, { headers });
+    await res.arrayBuffer();
+    searches.push(performance.now() - started);
+  }
   await running.close();
 
   const native: number[] = [];
@@ -68,6 +82,7 @@ export default async function () {
     pages: manifest.paths.length,
     write_ms: summarize(writes),
     read_per_s: round(reads / READ_SECONDS, 0),
+    search_http_ms: summarize(searches),
     native_git_add_commit_ms: summarize(native),
   };
 }
