@@ -54,7 +54,22 @@ export class FlexIndex {
   /** Pages holding every one of `terms` in one field, best first, at most `limit` per field. */
   candidates(terms: string[], limit: number): number[] {
     const out = new Set<number>();
-    for (const group of this.doc.search(terms.join(' '), { limit })) {
+    const query = terms.join(' ');
+    let groups: { result: unknown[] }[];
+    try {
+      groups = this.doc.search(query, { limit });
+    } catch {
+      // FlexSearch 0.8 throws on the whole query once one field's postings for a term were
+      // emptied by updates; asking field by field keeps the fields that still answer.
+      groups = FIELDS.flatMap((field) => {
+        try {
+          return this.doc.search(query, { limit, index: field });
+        } catch {
+          return [];
+        }
+      });
+    }
+    for (const group of groups) {
       for (const id of group.result) out.add(id as number);
     }
     return [...out];

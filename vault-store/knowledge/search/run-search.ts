@@ -118,7 +118,8 @@ function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
   }
   // Pages holding all the (common) terms may lie beyond each single term's cut.
   const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.term).filter((t) => t !== undefined);
-  if (exact.length > 1) for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
+  // A term no page holds any more (the vocabulary only grows) means no page holds them all.
+  if (exact.length > 1 && exact.every((t) => index.stats.docFreq(t) > 0)) for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
   return out;
 }
 
