@@ -1,8 +1,8 @@
-import { watch, type FSWatcher } from 'chokidar';
-import { promises as fsp, type Stats } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Vault } from '../vault.js';
 import { commitExternalEdits, uncommittedEdits } from './external-edits.js';
+import { FolderWatcher } from './folder-watcher.js';
 import { isHiddenPath } from './working-files.js';
 
 /** After a failed commit the paths stay pending and are retried this much later. */
@@ -32,9 +32,8 @@ export interface WatcherState {
  * sync tool) through the vault's write queue as the `external` author. The server's own
  * writes match HEAD by the time the queue lets the commit run, so they commit nothing.
  *
- * chokidar would hold an fs.watch per file (its `_handleFile`); files are therefore
- * ignored and chokidar watches folders only, which on Linux report their children's
- * changes by name (the `raw` event). Settling is ours: a quiet period, then an mtime age.
+ * Folders are watched, not files (see FolderWatcher): on Linux a folder's watch reports its
+ * children's changes by name. Settling is ours: a quiet period, then an mtime age.
  */
 export class VaultWatcher {
   private readonly pending = new Set<string>();
@@ -47,39 +46,27 @@ export class VaultWatcher {
   private lastCommit?: WatcherState['lastCommit'];
   private lastError?: WatcherState['lastError'];
 
-  private constructor(readonly vault: Vault, private readonly fsw: FSWatcher, options: VaultWatcherOptions) {
+  private folderWatcher: FolderWatcher | undefined;
+
+  private constructor(readonly vault: Vault, options: VaultWatcherOptions) {
     this.quietMs = options.quietMs ?? 300;
     this.stabilityMs = options.stabilityMs ?? 200;
   }
 
   /** Starts watching, then commits whatever changed while nobody watched (a start-up scan). */
   static async start(vault: Vault, options: VaultWatcherOptions = {}): Promise<VaultWatcher> {
-    const root = vault.dir;
-    const fsw = watch(root, {
-      ignoreInitial: true,
-      ignored: (path: string, stats?: Stats) => isHiddenPath(toVaultPath(root, path)) || (stats !== undefined && !stats.isDirectory()),
-    });
-    const watcher = new VaultWatcher(vault, fsw, options);
-    fsw.on('raw', (_event, name, details) => {
-      const folder = (details as { watchedPath: string }).watchedPath;
-      watcher.noteChange(name ? join(folder, name) : folder);
-    });
-    // A folder created or moved in whole brings files that no folder watch reported.
-    fsw.on('addDir', (path) => watcher.noteChange(path));
-    fsw.on('unlinkDir', (path) => watcher.noteChange(path));
-    fsw.on('error', (err) => watcher.recordError(err));
-    await new Promise<void>((resolve) => fsw.once('ready', resolve));
+    const watcher = new VaultWatcher(vault, options);
+    watcher.folderWatcher = await FolderWatcher.start(vault.dir, (path) => watcher.noteChange(path), (err) => watcher.recordError(err));
     watcher.watching = true;
     if (!(await watcher.commit(['']))) watcher.schedule(RETRY_MS);
     return watcher;
   }
 
   state(): WatcherState {
-    const watched = Object.values(this.fsw.getWatched());
     return {
       watching: this.watching,
       pending: this.pending.size,
-      folders: this.watching ? watched.length - 1 : 0,
+      folders: this.watching ? this.folderWatcher?.folders ?? 0 : 0,
       lastCommit: this.lastCommit,
       lastError: this.lastError,
       skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
@@ -95,7 +82,7 @@ export class VaultWatcher {
   async close(): Promise<void> {
     this.watching = false;
     clearTimeout(this.timer);
-    await this.fsw.close();
+    this.folderWatcher?.close();
     await this.flushing;
     if (this.pending.size) await this.commit([...this.pending]);
   }

@@ -135,15 +135,15 @@ describe('VaultWatcher', () => {
     expect(event.at.getTime() - writtenAt).to.be.at.least(350);
   });
 
-  it('watches folders only, never a file', async () => {
+  it('watches one fs.watch per visible folder, never a file, and picks up folders created later', async () => {
     put('x/y/z.md', '# Z\n');
     watcher = await VaultWatcher.start(t.vault, OPTIONS);
+    expect(watcher.state().folders).to.equal(4); // root, notes, x, x/y — not .git, not files
 
-    const watched = (watcher as unknown as { fsw: { getWatched(): Record<string, string[]> } }).fsw.getWatched();
-    const children = Object.entries(watched).flatMap(([folder, items]) => items.map((item) => join(folder, item)));
-
-    expect(children.every((path) => statSync(path).isDirectory())).to.equal(true);
-    expect(watcher.state().folders).to.equal(4); // root, notes, x, x/y
+    put('new/deep/page.md', '# Deep\n');
+    const event = await nextCommit(2); // the first is the start-up scan's x/y/z.md
+    expect(event.changes.map((c) => c.path)).to.include('new/deep/page.md');
+    expect(watcher.state().folders).to.equal(6);
   });
 
   it('reports files it will not commit because of their paths', async () => {
