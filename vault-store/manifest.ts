@@ -3,7 +3,8 @@ import { isPagePath } from './paths.js';
 export interface ManifestEntry {
   /** Git blob id of the file at HEAD. */
   oid: string;
-  updatedAt: Date;
+  /** Set by commits; for files untouched since open, looked up on first use (Vault.updatedAt). */
+  updatedAt?: Date;
 }
 
 /**

@@ -19,7 +19,7 @@ export class Pages {
     const entry = this.vault.manifest.get(path);
     const file = await this.vault.readFile(path);
     if (!entry || !file) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
-    const view = toPageView(path, file.oid, file.content, entry.updatedAt);
+    const view = toPageView(path, file.oid, file.content, await this.vault.updatedAt(path));
     this.summaries.remember(path, view);
     return view;
   }
@@ -28,7 +28,7 @@ export class Pages {
     const entry = this.vault.manifest.get(path);
     if (!entry) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
     const cached = this.summaries.get(path, entry.oid);
-    if (cached) return { path, hash: entry.oid, ...cached, updated_at: entry.updatedAt.toISOString() };
+    if (cached) return { path, hash: entry.oid, ...cached, updated_at: (await this.vault.updatedAt(path)).toISOString() };
     const { title, tags, size, hash, updated_at } = await this.read(path);
     return { path, hash, title, size, tags, updated_at };
   }
@@ -54,17 +54,18 @@ export class Pages {
   async write(author: Author, input: { path: string; content: string; baseHash?: string | null }) {
     const { path, baseHash } = input;
     const bytes = encoder.encode(input.content);
-    let before: Date | undefined;
+    let existed = false;
     const event = await this.vault.mutate(author, `Update ${path}`, () => {
       this.checkCase(path);
       this.vault.expectHash(path, baseHash);
-      before = this.vault.manifest.get(path)?.updatedAt;
+      existed = this.vault.manifest.get(path) !== undefined;
       return [{ path, content: bytes }];
     });
     // Built from what was written, not re-read: a later write may already have landed.
-    const page = toPageView(path, hashBlob(bytes), bytes, event?.at ?? before!);
+    const at = event?.at ?? (await this.vault.updatedAt(path).catch(() => new Date()));
+    const page = toPageView(path, hashBlob(bytes), bytes, at);
     this.summaries.remember(path, page);
-    return { page, commit: event?.commit ?? null, created: event !== undefined && before === undefined };
+    return { page, commit: event?.commit ?? null, created: event !== undefined && !existed };
   }
 
   async delete(author: Author, input: { path: string; baseHash?: string | null }): Promise<CommitEvent> {
