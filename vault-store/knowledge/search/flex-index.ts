@@ -23,10 +23,27 @@ function createDocument(): Document<FieldDoc> {
   });
 }
 
-/** What FlexSearch keeps inside; read only to restore its fast-update register after import. */
+/** What FlexSearch keeps inside: posting slots per term and field, and the shared fast-update register. */
 interface FlexInternals {
-  index: Map<string, { map: Map<string, (number[] | undefined)[]> }>;
+  index: Map<string, { map: Map<string, (number[] | undefined)[]>; resolution: number; depth: number }>;
   reg: Map<number, number[][]>;
+}
+
+/** The internals when shaped as this module expects (FlexSearch 0.8, no context index), else undefined. */
+function internals(doc: Document<FieldDoc>): FlexInternals | undefined {
+  const inner = doc as unknown as FlexInternals;
+  if (!(inner.reg instanceof Map) || !(inner.index instanceof Map)) return undefined;
+  for (const field of FIELDS) {
+    const index = inner.index.get(field);
+    if (!index || !(index.map instanceof Map) || typeof index.resolution !== 'number' || index.depth) return undefined;
+  }
+  return inner;
+}
+
+/** FlexSearch's slot for the term at position `i` of `length` (its get_score): earlier is better. */
+function slotOf(resolution: number, length: number, i: number): number {
+  if (i === 0 || resolution <= 1) return 0;
+  return length <= resolution ? i : (((resolution - 1) / length) * i + 1) | 0;
 }
 
 /**
@@ -36,15 +53,42 @@ interface FlexInternals {
  * better) is what decides which candidates of a very common term are kept.
  */
 export class FlexIndex {
-  private constructor(private readonly doc: Document<FieldDoc>) {}
+  private readonly inner: FlexInternals | undefined;
+
+  private constructor(private readonly doc: Document<FieldDoc>) {
+    this.inner = internals(doc);
+  }
 
   static create(): FlexIndex {
     return new FlexIndex(createDocument());
   }
 
-  /** `fields`: each field's distinct terms, in first-occurrence order. */
+  /**
+   * `fields`: each field's distinct terms, in first-occurrence order; `id` must not be
+   * indexed (the caller removes a page before re-adding it). Files the postings into
+   * FlexSearch's structures exactly as its `add` would (same slots, same register), at
+   * half its cost: its per-document duplicate check and per-term bookkeeping were a third
+   * of a full build, and our terms are already distinct.
+   */
   add(id: number, fields: FieldTokens): void {
-    this.doc.add({ id, ...fields });
+    if (!this.inner) {
+      this.doc.add({ id, ...fields });
+      return;
+    }
+    const register: number[][] = [];
+    for (const field of FIELDS) {
+      const { map, resolution } = this.inner.index.get(field)!;
+      const terms = fields[field];
+      for (let i = 0; i < terms.length; i++) {
+        let slots = map.get(terms[i]);
+        if (!slots) map.set(terms[i], (slots = []));
+        const slot = slotOf(resolution, terms.length, i);
+        const ids = slots[slot] ?? (slots[slot] = []);
+        ids.push(id);
+        register.push(ids);
+      }
+    }
+    if (register.length) this.inner.reg.set(id, register);
   }
 
   remove(id: number): void {
@@ -93,13 +137,10 @@ export class FlexIndex {
   static import(parts: [string, string][]): FlexIndex {
     const doc = createDocument();
     for (const [key, data] of parts) doc.import(key, data);
-    const inner = doc as unknown as FlexInternals;
-    if (!(inner.reg instanceof Map) || !(inner.index instanceof Map)) throw new Error('unexpected FlexSearch internals');
+    const inner = internals(doc);
+    if (!inner) throw new Error('unexpected FlexSearch internals');
     const postings: (number[] | undefined)[][] = [];
-    for (const field of inner.index.values()) {
-      if (!(field.map instanceof Map)) throw new Error('unexpected FlexSearch internals');
-      for (const slots of field.map.values()) postings.push(slots);
-    }
+    for (const field of inner.index.values()) for (const slots of field.map.values()) postings.push(slots);
     // Counted first, so each page's register is allocated once at its final size.
     let counts: Uint32Array = new Uint32Array(1024);
     for (const slots of postings) {

@@ -1,8 +1,7 @@
 import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
-import { TermStats, type DocTerms, type FieldTokens } from './term-stats.js';
+import { TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
-import { tokenize } from './tokenize.js';
 
 /** What the index keeps of a page: enough to answer without touching git. */
 export interface IndexedPage {
@@ -19,13 +18,8 @@ export interface IndexedDoc extends Omit<IndexedPage, 'body'> {
   terms: DocTerms;
 }
 
-export function fieldTokens(page: IndexedPage): FieldTokens {
-  return {
-    title: tokenize(page.title),
-    body: tokenize(page.body),
-    tags: tokenize(page.tags.join(' ')),
-    path: tokenize(page.path.replace(/\.md$/, '')),
-  };
+export function fieldTexts(page: IndexedPage): FieldTexts {
+  return { title: page.title, body: page.body, tags: page.tags.join(' '), path: page.path.replace(/\.md$/, '') };
 }
 
 /**
@@ -77,7 +71,7 @@ export class SearchIndex {
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
     if (existing !== undefined) this.drop(existing);
     const id = existing ?? this.free.pop() ?? this.docs.length;
-    const { terms, distinct } = this.stats.add(fieldTokens(page));
+    const { terms, distinct } = this.stats.add(fieldTexts(page));
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
     this.bodies.set(id, page.body);
     this.ids.set(page.path, id);

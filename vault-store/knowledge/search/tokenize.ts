@@ -52,6 +52,32 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/** Receives one term of a text as `source.slice(start, end)`, without that string being made. */
+export type TermSink = (source: string, start: number, end: number) => void;
+
+/**
+ * Feeds `sink` the terms `tokenize(text)` returns, in the same order. ASCII text (most
+ * pages) is scanned by char code with no string per token: in ASCII, \p{L}\p{N} are
+ * exactly [a-z0-9] once lower-cased, and no word is CJK.
+ */
+export function scanTerms(text: string, sink: TermSink): void {
+  if (NON_ASCII.test(text)) {
+    for (const term of tokenize(text)) sink(term, 0, term.length);
+    return;
+  }
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start <= MAX_TERM_LENGTH) sink(lower, start, i);
+      start = -1;
+    }
+  }
+}
+
 /** A word of the original text, where it is, and the terms it yields. */
 export interface WordSpan {
   start: number;
