@@ -68,18 +68,23 @@ function scanBody(pagePath: string, body: string, firstLine: number) {
   body.split('\n').forEach((raw, i) => {
     if (FENCE.test(raw.trimStart())) { inFence = !inFence; return; }
     if (inFence) return;
-    const line = raw.replace(/`[^`]*`/g, '');
+    // Each regex runs only on lines holding its marker: most lines of prose hold none.
+    const line = raw.includes('`') ? raw.replace(/`[^`]*`/g, '') : raw;
     const lineNo = firstLine + i;
     if (heading === undefined && /^# \S/.test(line)) heading = line.slice(2).trim();
-    for (const m of line.matchAll(WIKI)) {
-      const target = wikiTarget(m[1]);
-      if (target) links.push({ target, kind: 'wiki', line: lineNo });
+    if (line.includes('[[')) {
+      for (const m of line.matchAll(WIKI)) {
+        const target = wikiTarget(m[1]);
+        if (target) links.push({ target, kind: 'wiki', line: lineNo });
+      }
     }
-    for (const m of line.matchAll(MD_LINK)) {
-      const target = markdownTarget(pagePath, m[1]);
-      if (target) links.push({ target, kind: 'markdown', line: lineNo });
+    if (line.includes('](')) {
+      for (const m of line.matchAll(MD_LINK)) {
+        const target = markdownTarget(pagePath, m[1]);
+        if (target) links.push({ target, kind: 'markdown', line: lineNo });
+      }
     }
-    if (/^#{1,6} /.test(line)) return; // a heading's "#" is not a tag
+    if (!line.includes('#') || /^#{1,6} /.test(line)) return; // a heading's "#" is not a tag
     for (const m of line.matchAll(TAG)) tags.push(m[1]);
   });
   return { links, tags, heading };

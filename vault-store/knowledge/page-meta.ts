@@ -36,6 +36,8 @@ function headingsOf(body: string, firstLine: number): Heading[] {
   const out: Heading[] = [];
   let inFence = false;
   body.split('\n').forEach((line, i) => {
+    // Only a line starting with "#" or holding a fence can matter: skip the regexes for the rest.
+    if (line[0] !== '#' && !line.includes('```') && !line.includes('~~~')) return;
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const m = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (m) out.push({ level: m[1].length, text: m[2], line: firstLine + i });
@@ -43,10 +45,27 @@ function headingsOf(body: string, firstLine: number): Heading[] {
   return out;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Runs of letters and digits; in ASCII text that is [A-Za-z0-9], counted without a regex match per word. */
+function countWords(text: string): number {
+  if (NON_ASCII.test(text)) return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const letter = c | 0x20; // folds A-Z onto a-z and maps nothing else there
+    const word = (letter >= 97 && letter <= 122) || (c >= 48 && c <= 57);
+    if (word && !inWord) words += 1;
+    inWord = word;
+  }
+  return words;
+}
+
 export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string } {
   const text = decoder.decode(bytes);
   const parsed = parsePage(path, text);
-  const words = parsed.body.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  const words = countWords(parsed.body);
   return {
     path,
     hash,
