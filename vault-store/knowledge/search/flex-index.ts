@@ -119,6 +119,14 @@ export class FlexIndex {
     return [...out];
   }
 
+  /**
+   * The posting arrays of `term` in `field`: together, every page holding it there.
+   * Undefined when FlexSearch's internals are not readable.
+   */
+  postings(term: string, field: Field): (number[] | undefined)[] | undefined {
+    return this.inner && (this.inner.index.get(field)!.map.get(term) ?? []);
+  }
+
   /** FlexSearch's own export, minus the register (rebuilt on import: it holds references). */
   async export(): Promise<[string, string][]> {
     const parts: [string, string][] = [];

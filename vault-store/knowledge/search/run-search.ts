@@ -1,6 +1,7 @@
-import { bestFirst, type Ranked } from './best-first.js';
+import { bestFirst } from './best-first.js';
 import { closeTerms } from './fuzzy.js';
 import { containsPhrase, parseQuery, type Clause } from './query.js';
+import { Holdings, type Slot } from './score-bounds.js';
 import type { IndexedDoc, SearchIndex } from './search-index.js';
 import { snippet } from './snippet.js';
 import type { TermStats } from './term-stats.js';
@@ -31,12 +32,6 @@ export interface SearchOutcome {
   suggestion?: string;
 }
 
-/** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
-interface Slot {
-  /** `depth`: how many candidates FlexSearch supplies for the term, per field. */
-  alternatives: { id: number; term: string; weight: number; idf: number; depth: number }[];
-}
-
 export const DEFAULT_LIMIT = 10;
 /** Candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
 const CANDIDATES = 500;
@@ -60,21 +55,26 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   const { slots, suggestion } = resolveSlots(index, clauses, query);
   const phrases = clauses.filter((c) => c.phrase);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  const ranked: Ranked<IndexedDoc>[] = [];
   const score = index.stats.scorer();
+  const holdings = Holdings.read(index, slots);
+  const pool: IndexedDoc[] = [];
   for (const id of candidates(index, slots)) {
     const doc = index.docs[id];
     if (!doc || (options.prefix && !doc.path.startsWith(options.prefix))) continue;
     if (tag !== undefined && !doc.tags.some((t) => hasTag(t, tag))) continue;
-    const total = scoreDoc(score, doc, slots);
-    if (total > 0) ranked.push({ item: doc, key: doc.path, score: total });
+    pool.push(doc);
   }
+  const bounds = Float64Array.from(pool, (doc) => (holdings ? holdings.bound(doc.id) : Infinity));
+  const ranked = bestFirst(bounds, (i) => {
+    const doc = pool[i];
+    const total = scoreDoc(score, doc, slots, holdings ? holdings.mask(doc.id) : ALL);
+    return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
+  });
 
   const matched = new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)));
   const limit = options.limit ?? DEFAULT_LIMIT;
   const results: SearchHit[] = [];
-  // Filters below rarely reject many; twice the limit is ordered up front.
-  for (const { item: doc, score } of bestFirst(ranked, 2 * limit)) {
+  for (const { item: doc, score } of ranked) {
     if (results.length >= limit) break;
     if (options.visible && !options.visible(doc.path)) continue;
     if (phrases.length && !phrases.every((p) => hasPhrase(index, doc, p.terms))) continue;
@@ -123,12 +123,21 @@ function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
   return out;
 }
 
-function scoreDoc(score: ReturnType<TermStats['scorer']>, doc: IndexedDoc, slots: Slot[]): number {
+/** Every bit set: no holdings, every alternative is looked up. */
+const ALL = -1;
+
+function scoreDoc(score: ReturnType<TermStats['scorer']>, doc: IndexedDoc, slots: Slot[], held: number): number {
   let total = 0;
   let matched = 0;
+  let bit = 0;
   for (const slot of slots) {
     let best = 0;
-    for (const alt of slot.alternatives) best = Math.max(best, alt.weight * score(doc.terms, alt.id, alt.idf));
+    for (const alt of slot.alternatives) {
+      // Bits past 31 only occur without holdings (ALL); `1 << 32` would wrap to bit 0.
+      const holds = held === ALL || (held & (1 << bit)) !== 0;
+      bit += 1;
+      if (holds) best = Math.max(best, alt.weight * score(doc.terms, alt.id, alt.idf));
+    }
     if (best > 0) matched += 1;
     total += best;
   }

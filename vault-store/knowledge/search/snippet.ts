@@ -3,6 +3,12 @@ import { wordSpans } from './tokenize.js';
 const NON_ASCII = /[^\x00-\x7f]/;
 const ALNUM = /[A-Za-z0-9]/;
 
+/**
+ * Whitespace runs to collapse into one space: what /\s+/ matches, minus the single spaces
+ * already right (the bulk of them: replacing those too made this a third of a snippet).
+ */
+const SPACING = /\s{2,}|[^\S ]/g;
+
 /** How long a snippet is, in characters of the page body. */
 export const SNIPPET_LENGTH = 180;
 
@@ -11,7 +17,7 @@ export const SNIPPET_LENGTH = 180;
  * word wrapped in `**…**` (markdown bold, so it renders where the body renders).
  */
 export function snippet(body: string, matches: ReadonlySet<string>): string {
-  const text = body.replace(/^\s*#[^\n]*\n/, '').replace(/\s+/g, ' ').trim();
+  const text = body.replace(/^\s*#[^\n]*\n/, '').replace(SPACING, ' ').trim();
   const spans = matchSpans(text, matches);
   const start = spans.length ? bestWindow(spans.map((s) => s.start)) : 0;
   let from = Math.max(0, start - 40);

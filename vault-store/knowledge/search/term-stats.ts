@@ -43,6 +43,12 @@ export function tfAt(doc: DocTerms, k: number): number {
 const FIELD_WEIGHT = [3, 1, 2, 0.75];
 const FIELD_B = [0.5, 0.75, 0.5, 0.5];
 const K1 = 1.2;
+/**
+ * Per field, what a term held there can add to `scorer()`'s sum at most: BM25's
+ * saturation tf·(K1+1)/(tf+K1·norm) stays below K1+1, as norm ≥ 1 − b > 0 (by a relative
+ * margin of 1e-6 or more at the highest count kept, far above rounding error).
+ */
+export const FIELD_BOUND = FIELD_WEIGHT.map((w) => w * (K1 + 1));
 
 export class TermStats {
   private vocabulary = new Vocabulary();

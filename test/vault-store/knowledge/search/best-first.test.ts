@@ -2,25 +2,36 @@ import { expect } from 'chai';
 import { bestFirst, type Ranked } from '../../../../vault-store/knowledge/search/best-first.js';
 
 describe('bestFirst', () => {
-  // Scores from a small set, so ties (broken by key) are common.
+  // Scores from a small set, so ties (broken by key) are common; bounds at or above each score.
   const sample = (n: number): Ranked<number>[] => Array.from({ length: n }, (_, i) => ({ item: i, key: `k${(i * 7919) % 1000}`, score: (i * 31) % 13 }));
   const sorted = (rs: Ranked<number>[]) => [...rs].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1)).map((r) => r.item);
+  const bounds = (rs: Ranked<number>[], slack: (i: number) => number) => Float64Array.from(rs, (r, i) => r.score + slack(i));
 
   it('yields the order of a full sort, whether the caller stops early or reads past the first few', () => {
     const ranked = sample(500);
     const expected = sorted(ranked);
-    expect([...bestFirst(sample(500), 20)].map((r) => r.item)).to.deep.equal(expected);
-    const firstTen: number[] = [];
-    for (const r of bestFirst(sample(500), 20)) {
-      if (firstTen.length === 10) break;
-      firstTen.push(r.item);
+    for (const slack of [() => 0, (i: number) => (i % 7) / 2, () => Infinity]) {
+      expect([...bestFirst(bounds(ranked, slack), (i) => ranked[i])].map((r) => r.item)).to.deep.equal(expected);
+      const firstTen: number[] = [];
+      for (const r of bestFirst(bounds(ranked, slack), (i) => ranked[i])) {
+        if (firstTen.length === 10) break;
+        firstTen.push(r.item);
+      }
+      expect(firstTen).to.deep.equal(expected.slice(0, 10));
     }
-    expect(firstTen).to.deep.equal(expected.slice(0, 10));
   });
 
-  it('handles fewer candidates than it orders up front, none, and a zero limit', () => {
-    expect([...bestFirst(sample(5), 20)].map((r) => r.item)).to.deep.equal(sorted(sample(5)));
-    expect([...bestFirst([], 20)]).to.deep.equal([]);
-    expect([...bestFirst(sample(3), 0)].map((r) => r.item)).to.deep.equal(sorted(sample(3)));
+  it('scores only what the bounds cannot rule out, and drops what the scorer rejects', () => {
+    const ranked = sample(500);
+    let scored = 0;
+    const taken: number[] = [];
+    for (const r of bestFirst(bounds(ranked, () => 0), (i) => (scored++, ranked[i]))) {
+      if (taken.length === 3) break;
+      taken.push(r.item);
+    }
+    expect(taken).to.deep.equal(sorted(ranked).slice(0, 3));
+    expect(scored).to.be.lessThan(100);
+    expect([...bestFirst(bounds(ranked, () => 1), (i) => (i % 2 ? undefined : ranked[i]))].map((r) => r.item)).to.deep.equal(sorted(ranked.filter((_, i) => i % 2 === 0)));
+    expect([...bestFirst(new Float64Array(0), () => undefined)]).to.deep.equal([]);
   });
 });
