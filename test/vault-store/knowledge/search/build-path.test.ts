@@ -58,7 +58,7 @@ describe('search build path', () => {
     const sample = stats.sorted.slice(0, 40);
     expect(sample.length).to.be.greaterThan(20);
     for (const term of sample) {
-      for (const limit of [5, 1000]) {
+      for (const limit of [1, 5, 100, 1000]) {
         const expected = new Set<number>();
         for (const group of reference.search(term, { limit })) for (const id of group.result) expected.add(id as number);
         expect(ours.candidates([term], limit), term).to.deep.equal([...expected]);
