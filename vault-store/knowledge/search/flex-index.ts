@@ -75,7 +75,11 @@ export class FlexIndex {
       this.doc.add({ id, ...fields });
       return;
     }
-    const register: number[][] = [];
+    const count = FIELDS.reduce((n, field) => n + fields[field].length, 0);
+    if (count === 0) return;
+    // Allocated at its final size: grown push by push it was reallocated several times per page.
+    const register = new Array<number[]>(count);
+    let k = 0;
     for (const field of FIELDS) {
       const { map, resolution } = this.inner.index.get(field)!;
       const terms = fields[field];
@@ -85,10 +89,10 @@ export class FlexIndex {
         const slot = slotOf(resolution, terms.length, i);
         const ids = slots[slot] ?? (slots[slot] = []);
         ids.push(id);
-        register.push(ids);
+        register[k++] = ids;
       }
     }
-    if (register.length) this.inner.reg.set(id, register);
+    this.inner.reg.set(id, register);
   }
 
   remove(id: number): void {
