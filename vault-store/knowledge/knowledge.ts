@@ -11,6 +11,7 @@ import { attachBodies, restoreIndex, snapshotIndex } from './search/index-snapsh
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
+import { objectReaderFor } from '../history/object-reader.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
@@ -193,7 +194,7 @@ async function buildFromHead(vault: Vault): Promise<State> {
   const pages = vault.manifest.pages();
   for (let i = 0; i < pages.length; i += READ_BATCH) {
     const batch = pages.slice(i, i + READ_BATCH).map((path) => ({ path, oid: vault.manifest.get(path)!.oid }));
-    const blobs = await Promise.all(batch.map((p) => vault.repo.readBlob(p.oid)));
+    const blobs = await Promise.all(batch.map((p) => objectReaderFor(vault.repo).blob(p.oid)));
     batch.forEach(({ path, oid }, j) => addPage(metas, index, path, oid, blobs[j]));
   }
   return { metas, index, graph: LinkGraph.build(metas.values()) };
@@ -207,7 +208,7 @@ async function applyChange(vault: Vault, state: State, path: string, oid: string
     return;
   }
   if (state.metas.get(path)?.hash === oid) return;
-  const meta = addPage(state.metas, state.index, path, oid, await vault.repo.readBlob(oid));
+  const meta = addPage(state.metas, state.index, path, oid, await objectReaderFor(vault.repo).blob(oid));
   state.graph.upsert(meta);
 }
 

@@ -82,22 +82,30 @@ export default async function (): Promise<Record<string, unknown>> {
   const buildMs = performance.now() - started;
 
   const sample = Array.from({ length: 500 }, (_, i) => (i * 7919) % manifest.titles.length);
-  const times: number[] = [];
-  let reciprocal = 0;
-  for (const k of sample) {
-    const t = performance.now();
-    const { results } = knowledge.search(manifest.titles[k]);
-    times.push(performance.now() - t);
-    const at = results.findIndex((r) => r.path === manifest.paths[k]);
-    reciprocal += at < 0 ? 0 : 1 / (at + 1);
-  }
-  const wordTimes: number[] = [];
-  for (let i = 0; i < 300; i++) {
+  // Each query set runs twice: the first pass includes JIT warm-up right after the build;
+  // the second is the steady state a running server sees. Both are reported.
+  const titlePass = () => {
+    const times: number[] = [];
+    let reciprocal = 0;
+    for (const k of sample) {
+      const t = performance.now();
+      const { results } = knowledge.search(manifest.titles[k]);
+      times.push(performance.now() - t);
+      const at = results.findIndex((r) => r.path === manifest.paths[k]);
+      reciprocal += at < 0 ? 0 : 1 / (at + 1);
+    }
+    return { times, reciprocal };
+  };
+  const wordPass = () => Array.from({ length: 300 }, (_, i) => {
     const q = `${manifest.vocab[(i * 13) % 2000]} ${manifest.vocab[(i * 31) % 5000]}`;
     const t = performance.now();
     knowledge.search(q);
-    wordTimes.push(performance.now() - t);
-  }
+    return performance.now() - t;
+  });
+  const coldTitles = titlePass();
+  const coldWords = wordPass();
+  const { times, reciprocal } = titlePass();
+  const wordTimes = wordPass();
 
   const updates: number[] = [];
   vault.onCommit(() => void updates.push(performance.now() - committedAt));
@@ -126,6 +134,8 @@ export default async function (): Promise<Record<string, unknown>> {
     build_ms: round(buildMs, 0),
     query_title_ms: summarize(times),
     query_two_words_ms: summarize(wordTimes),
+    first_pass_title_ms: summarize(coldTitles.times),
+    first_pass_two_words_ms: summarize(coldWords),
     mrr_titles: round(reciprocal / sample.length, 3),
     update_after_write_ms: summarize(updates),
     startup_to_first_answer_ms: round(median(runs.map((r) => r.startupMs)), 0),
