@@ -23,7 +23,12 @@ export interface ParsedPage {
   links: PageLink[];
 }
 
-const FENCE = /^(```|~~~)/;
+const FENCE = /^\s*(```|~~~)/;
+
+/** True for a line that opens or closes fenced code: every parser of page text skips what is between. */
+export function isFenceLine(line: string): boolean {
+  return FENCE.test(line);
+}
 const WIKI = /!?\[\[([^\]\n]+?)\]\]/g;
 const MD_LINK = /!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 // A tag needs one non-digit so "#1" in prose is not a tag (Obsidian's rule).
@@ -66,7 +71,7 @@ function scanBody(pagePath: string, body: string, firstLine: number) {
   let heading: string | undefined;
   let inFence = false;
   body.split('\n').forEach((raw, i) => {
-    if (FENCE.test(raw.trimStart())) { inFence = !inFence; return; }
+    if (isFenceLine(raw)) { inFence = !inFence; return; }
     if (inFence) return;
     // Each regex runs only on lines holding its marker: most lines of prose hold none.
     const line = raw.includes('`') ? raw.replace(/`[^`]*`/g, '') : raw;

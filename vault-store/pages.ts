@@ -5,6 +5,7 @@ import type { Author, CommitEvent, Vault } from './vault.js';
 import { lowerBound } from './sorted.js';
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Page-level operations on a vault: the page contract (read, list, write, delete) over
@@ -51,14 +52,26 @@ export class Pages {
   }
 
   /** Create or update. `baseHash`: undefined = overwrite, null = must not exist, string = must match. */
-  async write(author: Author, input: { path: string; content: string; baseHash?: string | null }) {
+  write(author: Author, input: { path: string; content: string; baseHash?: string | null }) {
+    return this.edit(author, { path: input.path, baseHash: input.baseHash, subject: 'Update' }, input.content);
+  }
+
+  /**
+   * Read-modify-write of one page inside the write queue: `change` is the new text, or gets
+   * the page's current text (undefined when it does not exist) and returns the new text, so
+   * the edit applies to exactly the version it was computed from. `baseHash` as for `write`.
+   */
+  async edit(author: Author, input: { path: string; baseHash?: string | null; subject: string }, change: string | ((current: string | undefined) => string)) {
     const { path, baseHash } = input;
-    const bytes = encoder.encode(input.content);
     let existed = false;
-    const event = await this.vault.mutate(author, `Update ${path}`, () => {
+    let bytes = new Uint8Array();
+    const event = await this.vault.mutate(author, `${input.subject} ${path}`, async () => {
       this.checkCase(path);
       this.vault.expectHash(path, baseHash);
       existed = this.vault.manifest.get(path) !== undefined;
+      // A whole-page write needs no read of the old version.
+      const current = typeof change === 'string' || !existed ? undefined : await this.vault.readFile(path);
+      bytes = encoder.encode(typeof change === 'string' ? change : change(current && decoder.decode(current.content)));
       return [{ path, content: bytes }];
     });
     // Built from what was written, not re-read: a later write may already have landed.

@@ -6,31 +6,20 @@ import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { withinPrefixes } from '../agents/agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
-import { visiblePath } from './pages.js';
+import { checkSize, visiblePath } from './pages.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
 
 const encoder = new TextEncoder();
 const EDIT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
 
-/**
- * Read-modify-write of one page inside the write queue, so the edit applies to exactly the
- * version it was computed from; `base_hash` (when given) must match that version.
- */
+/** One page's read-modify-write (Pages.edit), held to the page size limit. */
 async function editPage(ctx: OpContext, path: string, expected: string | null | undefined, edit: (current: string | undefined) => string, subject: string) {
-  const { vault, pages } = ctx.vault;
-  let created = false;
-  const event = await vault.mutate(ctx.author, `${subject} ${path}`, async () => {
-    pages.checkCase(path);
-    vault.expectHash(path, expected);
-    const file = await vault.readFile(path);
-    created = !file;
-    const next = edit(file ? new TextDecoder().decode(file.content) : undefined);
-    const bytes = Buffer.byteLength(next);
-    if (bytes > ctx.config.maxPageBytes) throw new QuireError('PAYLOAD_TOO_LARGE', `The page would be ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`);
-    return [{ path, content: encoder.encode(next) }];
+  const { page, commit, created } = await ctx.vault.pages.edit(ctx.author, { path, baseHash: expected, subject }, (current) => {
+    const next = edit(current);
+    checkSize(ctx, next);
+    return next;
   });
-  const page = await pages.read(path);
-  return { ...page, commit: event?.commit ?? null, created: created && event !== undefined };
+  return { ...page, commit, created };
 }
 
 export const readPages = defineOp({

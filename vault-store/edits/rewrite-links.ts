@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
+import { isFenceLine } from '../page.js';
 
-const FENCE = /^\s*(```|~~~)/;
 const WIKI = /(!?\[\[)([^\]\n|#]*)([^\]\n]*\]\])/g;
 const MD_LINK = /(!?\[[^\]\n]*\]\()([^)\s]+)((?:\s+"[^"]*")?\))/g;
 
@@ -37,7 +37,7 @@ export interface LinkRewrite {
 export function rewriteLinks(content: string, sourcePath: string, oldSourcePath: string, move: LinkRewrite): string {
   let inFence = false;
   return content.split('\n').map((line) => {
-    if (FENCE.test(line)) { inFence = !inFence; return line; }
+    if (isFenceLine(line)) { inFence = !inFence; return line; }
     if (inFence) return line;
     // Inline code spans are skipped by splitting them out and rewriting only the rest.
     return line.split(/(`[^`]*`)/).map((part) => (part.startsWith('`') ? part : part

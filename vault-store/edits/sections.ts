@@ -1,4 +1,5 @@
 import { QuireError } from '../errors.js';
+import { isFenceLine } from '../page.js';
 
 export interface Section {
   /** Offset of the heading line's first character. */
@@ -28,7 +29,7 @@ export function findSection(content: string, heading: string): Section {
   let offset = 0;
   let inFence = false;
   for (const line of lines) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (isFenceLine(line)) inFence = !inFence;
     const m = inFence ? null : HEADING.exec(line);
     if (m) {
       const level = m[1].length;

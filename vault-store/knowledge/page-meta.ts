@@ -1,4 +1,4 @@
-import { parsePage, type PageLink } from '../page.js';
+import { isFenceLine, parsePage, type PageLink } from '../page.js';
 
 export interface Heading {
   level: number;
@@ -38,7 +38,7 @@ function headingsOf(body: string, firstLine: number): Heading[] {
   body.split('\n').forEach((line, i) => {
     // Only a line starting with "#" or holding a fence can matter: skip the regexes for the rest.
     if (line[0] !== '#' && !line.includes('```') && !line.includes('~~~')) return;
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (isFenceLine(line)) inFence = !inFence;
     const m = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (m) out.push({ level: m[1].length, text: m[2], line: firstLine + i });
   });
