@@ -3,8 +3,8 @@ import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { atomicWriteFile } from '../atomic-file.js';
 
-/** Bumped whenever what is persisted changes shape; an older file is simply rebuilt. */
-export const FORMAT_VERSION = 3;
+/** Bumped whenever what is persisted changes shape or meaning; an older file is simply rebuilt. */
+export const FORMAT_VERSION = 4;
 const MAGIC = 'quire-knowledge';
 
 export type Sections = Record<string, Uint8Array>;

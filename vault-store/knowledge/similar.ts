@@ -1,6 +1,6 @@
 import { QuireError } from '../errors.js';
 import type { SearchIndex } from './search/search-index.js';
-import { TermStats } from './search/term-stats.js';
+import { weightedTf } from './search/bm25.js';
 import { tokenize } from './search/tokenize.js';
 
 export type SimilarInput = { path: string } | { text: string };
@@ -46,7 +46,7 @@ export function similar(index: SearchIndex, input: SimilarInput, limit = 10, vis
 function docVector(index: SearchIndex, id: number): Vector {
   const { terms } = index.docs[id]!;
   const out: Vector = new Map();
-  terms.ids.forEach((term, at) => out.set(term, (1 + Math.log(TermStats.weightedTf(terms, at))) * index.stats.idf(term)));
+  terms.ids.forEach((term, at) => out.set(term, (1 + Math.log(weightedTf(terms, at))) * index.stats.idf(term)));
   return out;
 }
 

@@ -18,16 +18,56 @@ function before<T>(a: Ranked<T>, b: Ranked<T>): boolean {
  * that of scoring and sorting them all. `score(i)` returns undefined to drop a candidate.
  */
 export function* bestFirst<T>(bounds: Float64Array, score: (i: number) => Ranked<T> | undefined): Generator<Ranked<T>> {
-  const order = Uint32Array.from(bounds.keys()).sort((a, b) => bounds[b] - bounds[a]);
+  const order = new BoundQueue(bounds);
   const pending = new Heap<T>();
-  let next = 0;
   for (;;) {
-    while (next < order.length && (pending.size === 0 || bounds[order[next]] >= pending.top.score)) {
-      const ranked = score(order[next++]);
+    while (order.size > 0 && (pending.size === 0 || order.topBound >= pending.top.score)) {
+      const ranked = score(order.pop());
       if (ranked) pending.push(ranked);
     }
     if (pending.size === 0) return;
     yield pending.pop();
+  }
+}
+
+/**
+ * Indices by bound, highest first. A heap, not a sort: a query over common words has
+ * thousands of candidates and reads a few dozen; sorting them all was a third of its time.
+ */
+class BoundQueue {
+  private readonly heap: Uint32Array;
+  size: number;
+
+  constructor(private readonly bounds: Float64Array) {
+    this.size = bounds.length;
+    this.heap = new Uint32Array(this.size);
+    for (let i = 0; i < this.size; i++) this.heap[i] = i;
+    for (let at = (this.size >> 1) - 1; at >= 0; at--) this.sink(at);
+  }
+
+  get topBound(): number {
+    return this.bounds[this.heap[0]];
+  }
+
+  pop(): number {
+    const top = this.heap[0];
+    this.heap[0] = this.heap[--this.size];
+    this.sink(0);
+    return top;
+  }
+
+  private sink(at: number): void {
+    const { heap, bounds, size } = this;
+    const item = heap[at];
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && bounds[heap[child + 1]] > bounds[heap[child]]) child += 1;
+      if (bounds[heap[child]] <= bounds[item]) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = item;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Document } from 'flexsearch';
-import { FIELDS, type Field, type FieldTokens } from './term-stats.js';
+import { FIELDS, type Field, type PageTerms } from './term-stats.js';
 
-type FieldDoc = { id: number } & FieldTokens;
+type FieldDoc = { id: number } & Record<Field, string[]>;
 
 /**
  * Our tokenizer already ran: FlexSearch must not re-encode. Pages are added as term arrays
@@ -19,8 +19,26 @@ function createDocument(): Document<FieldDoc> {
     tokenize: 'strict',
     encode: passThrough,
     fastupdate: true,
-    resolution: 9,
+    resolution: SLOTS,
   });
+}
+
+/**
+ * FlexSearch keeps a term's pages in `resolution` slots, earlier slots first. We file a
+ * page in the slot of how often the term occurs in the field: slot 0 for SLOTS times or
+ * more, slot SLOTS − 1 for once. So FlexSearch lists the pages that use a term most
+ * first, and a query reads each page's exact count (up to SLOTS − 1) off the postings
+ * without touching the page's own term table.
+ */
+const SLOTS = 9;
+
+function slotOf(count: number): number {
+  return count >= SLOTS ? 0 : SLOTS - count;
+}
+
+/** The count a slot stands for: exact, except slot 0, which only says "at least SLOTS". */
+export function countOfSlot(slot: number): number {
+  return slot === 0 ? Infinity : SLOTS - slot;
 }
 
 /** What FlexSearch keeps inside: posting slots per term and field, and the shared fast-update register. */
@@ -35,22 +53,15 @@ function internals(doc: Document<FieldDoc>): FlexInternals | undefined {
   if (!(inner.reg instanceof Map) || !(inner.index instanceof Map)) return undefined;
   for (const field of FIELDS) {
     const index = inner.index.get(field);
-    if (!index || !(index.map instanceof Map) || typeof index.resolution !== 'number' || index.depth) return undefined;
+    if (!index || !(index.map instanceof Map) || index.resolution !== SLOTS || index.depth) return undefined;
   }
   return inner;
 }
 
-/** FlexSearch's slot for the term at position `i` of `length` (its get_score): earlier is better. */
-function slotOf(resolution: number, length: number, i: number): number {
-  if (i === 0 || resolution <= 1) return 0;
-  return length <= resolution ? i : (((resolution - 1) / length) * i + 1) | 0;
-}
-
 /**
  * The FlexSearch `Document` (numeric ids, fastupdate) that finds candidate pages for a
- * term; ranking is done by the caller with exact BM25 statistics. Each field gets the
- * page's distinct terms in first-occurrence order, so FlexSearch's own order (earlier is
- * better) is what decides which candidates of a very common term are kept.
+ * term; ranking is done by the caller with exact BM25 statistics. Pages are filed by how
+ * often they use each term (see SLOTS).
  */
 export class FlexIndex {
   private readonly inner: FlexInternals | undefined;
@@ -64,29 +75,30 @@ export class FlexIndex {
   }
 
   /**
-   * `fields`: each field's distinct terms, in first-occurrence order; `id` must not be
-   * indexed (the caller removes a page before re-adding it). Files the postings into
-   * FlexSearch's structures exactly as its `add` would (same slots, same register), at
-   * half its cost: its per-document duplicate check and per-term bookkeeping were a third
+   * `fields`: each field's distinct terms and their counts; `id` must not be indexed (the
+   * caller removes a page before re-adding it). Files the postings into FlexSearch's
+   * structures as its `add` does (each term's slot array, and the register of those arrays
+   * that its fast `remove` walks), but in the slot of the term's count, not of its
+   * position. Its per-document duplicate check and per-term bookkeeping were also a third
    * of a full build, and our terms are already distinct.
    */
-  add(id: number, fields: FieldTokens): void {
+  add(id: number, fields: PageTerms): void {
     if (!this.inner) {
-      this.doc.add({ id, ...fields });
+      this.doc.add({ id, title: fields.title.terms, body: fields.body.terms, tags: fields.tags.terms, path: fields.path.terms });
       return;
     }
-    const count = FIELDS.reduce((n, field) => n + fields[field].length, 0);
+    const count = FIELDS.reduce((n, field) => n + fields[field].terms.length, 0);
     if (count === 0) return;
     // Allocated at its final size: grown push by push it was reallocated several times per page.
     const register = new Array<number[]>(count);
     let k = 0;
     for (const field of FIELDS) {
-      const { map, resolution } = this.inner.index.get(field)!;
-      const terms = fields[field];
+      const { map } = this.inner.index.get(field)!;
+      const { terms, counts } = fields[field];
       for (let i = 0; i < terms.length; i++) {
         let slots = map.get(terms[i]);
         if (!slots) map.set(terms[i], (slots = []));
-        const slot = slotOf(resolution, terms.length, i);
+        const slot = slotOf(counts[i]);
         const ids = slots[slot] ?? (slots[slot] = []);
         ids.push(id);
         register[k++] = ids;
@@ -143,8 +155,9 @@ export class FlexIndex {
   }
 
   /**
-   * The posting arrays of `term` in `field`: together, every page holding it there.
-   * Undefined when FlexSearch's internals are not readable.
+   * The posting arrays of `term` in `field`, by slot: together, every page holding it
+   * there, array `s` those using it `countOfSlot(s)` times. Undefined when FlexSearch's
+   * internals are not readable.
    */
   postings(term: string, field: Field): (number[] | undefined)[] | undefined {
     return this.inner && (this.inner.index.get(field)!.map.get(term) ?? []);

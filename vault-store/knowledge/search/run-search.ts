@@ -1,10 +1,10 @@
 import { bestFirst } from './best-first.js';
+import { Bm25 } from './bm25.js';
 import { closeTerms } from './fuzzy.js';
 import { containsPhrase, parseQuery, type Clause } from './query.js';
 import { Holdings, type Slot } from './score-bounds.js';
 import type { IndexedDoc, SearchIndex } from './search-index.js';
 import { snippet } from './snippet.js';
-import type { TermStats } from './term-stats.js';
 import { isCjk, tokenize } from './tokenize.js';
 
 export interface SearchOptions {
@@ -55,19 +55,20 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   const { slots, suggestion } = resolveSlots(index, clauses, query);
   const phrases = clauses.filter((c) => c.phrase);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  const score = index.stats.scorer();
-  const holdings = Holdings.read(index, slots);
-  const pool: IndexedDoc[] = [];
-  for (const id of candidates(index, slots)) {
-    const doc = index.docs[id];
-    if (!doc || (options.prefix && !doc.path.startsWith(options.prefix))) continue;
-    if (tag !== undefined && !doc.tags.some((t) => hasTag(t, tag))) continue;
-    pool.push(doc);
+  const bm25 = new Bm25(index.stats);
+  const holdings = Holdings.read(index, slots, bm25);
+  let pool: number[] = holdings ? holdings.pages : [...candidates(index, slots)];
+  if (options.prefix || tag !== undefined) {
+    pool = pool.filter((id) => {
+      const doc = index.docs[id];
+      return doc && (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)));
+    });
   }
-  const bounds = Float64Array.from(pool, (doc) => (holdings ? holdings.bound(doc.id) : Infinity));
+  const bounds = holdings ? holdings.bounds(pool) : new Float64Array(pool.length).fill(Infinity);
   const ranked = bestFirst(bounds, (i) => {
-    const doc = pool[i];
-    const total = scoreDoc(score, doc, slots, holdings ? holdings.mask(doc.id) : ALL);
+    const doc = index.docs[pool[i]];
+    if (!doc) return undefined;
+    const total = scoreDoc(bm25, doc, slots, holdings ? holdings.mask(doc.id) : ALL);
     return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
   });
 
@@ -126,7 +127,7 @@ function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
 /** Every bit set: no holdings, every alternative is looked up. */
 const ALL = -1;
 
-function scoreDoc(score: ReturnType<TermStats['scorer']>, doc: IndexedDoc, slots: Slot[], held: number): number {
+function scoreDoc(bm25: Bm25, doc: IndexedDoc, slots: Slot[], held: number): number {
   let total = 0;
   let matched = 0;
   let bit = 0;
@@ -136,7 +137,7 @@ function scoreDoc(score: ReturnType<TermStats['scorer']>, doc: IndexedDoc, slots
       // Bits past 31 only occur without holdings (ALL); `1 << 32` would wrap to bit 0.
       const holds = held === ALL || (held & (1 << bit)) !== 0;
       bit += 1;
-      if (holds) best = Math.max(best, alt.weight * score(doc.terms, alt.id, alt.idf));
+      if (holds) best = Math.max(best, alt.weight * bm25.score(doc.terms, alt.id, alt.idf));
     }
     if (best > 0) matched += 1;
     total += best;

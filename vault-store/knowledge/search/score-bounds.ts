@@ -1,81 +1,121 @@
+import type { Bm25 } from './bm25.js';
+import { countOfSlot } from './flex-index.js';
 import type { SearchIndex } from './search-index.js';
-import { FIELD_BOUND, FIELD_COUNT, FIELDS } from './term-stats.js';
+import { FIELD_COUNT, FIELDS } from './term-stats.js';
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
 export interface Slot {
-  /** `depth`: how many candidates FlexSearch supplies for the term, per field. */
+  /** `depth`: how many candidates FlexSearch supplies for the term, per field, without holdings. */
   alternatives: { id: number; term: string; weight: number; idf: number; depth: number }[];
 }
 
-/** Bits of the 32 alternatives a mask can tell about. */
+/** Alternatives a query may have for holdings to be read (a mask has 32 bits). */
 const BITS = 32;
 
 /**
- * Reused by every query (searches run one at a time, synchronously): fresh arrays cost
- * 40 KB per field per query on 10k pages, and the garbage collections they caused landed
- * in the slowest queries.
+ * Reused by every query (searches run one at a time, synchronously): fresh arrays per
+ * query were garbage whose collections landed in the slowest queries. A page's row is
+ * cleared when a query first meets it, so nothing is cleared in bulk.
  */
-let scratch: Int32Array[] = [];
-
-function cleared(size: number): Int32Array[] {
-  if (scratch.length === 0 || scratch[0].length < size) scratch = FIELDS.map(() => new Int32Array(Math.max(size, 1024)));
-  for (const held of scratch) held.fill(0, 0, size);
-  return scratch;
-}
+let parts = new Float64Array(0);
+let stamps = new Uint32Array(0);
+let stamp = 0;
 
 /**
- * Which of a query's alternative terms each page holds, and in which fields, read off
- * the postings (dense arrays: no page's own tables are touched). Gives each candidate an
- * upper bound of its score, so only the few that can reach the top get scored, and tells
- * the scorer which terms to look up. Alternatives are numbered in slot order; for a
- * query with more than 32 there are no holdings (every candidate is scored in full).
+ * What each page holds of a query's alternative terms, read off FlexSearch's postings
+ * alone: every page holding any of them, and per page and alternative the BM25 sum over
+ * fields before idf, from the count each posting slot stands for. That is the exact score
+ * wherever the counts are below the last slot's, and an upper bound elsewhere; so pages
+ * are ranked by it and only the few that can reach the top are scored from their own term
+ * tables. Alternatives are numbered in slot order; a query with more than 32 has no
+ * holdings (its candidates are scored in full).
  */
 export class Holdings {
   private constructor(
     private readonly slots: Slot[],
-    private readonly fields: Int32Array[],
+    private readonly width: number,
+    /** Every page holding some alternative, in the order met. */
+    readonly pages: number[],
   ) {}
 
-  static read(index: SearchIndex, slots: Slot[]): Holdings | undefined {
-    if (slots.reduce((n, s) => n + s.alternatives.length, 0) > BITS) return undefined;
-    const fields = cleared(index.docs.length);
-    let bit = 0;
+  static read(index: SearchIndex, slots: Slot[], bm25: Bm25): Holdings | undefined {
+    const width = slots.reduce((n, s) => n + s.alternatives.length, 0);
+    if (width > BITS) return undefined;
+    const size = index.docs.length;
+    if (parts.length < size * width) parts = new Float64Array(Math.max(size, 1024) * width);
+    if (stamps.length < size) stamps = new Uint32Array(Math.max(size, 1024));
+    stamp += 1;
+    if (stamp === 0xffffffff) {
+      stamps.fill(0);
+      stamp = 1;
+    }
+    const pages: number[] = [];
+    const lengths = index.lengths;
+    let a = 0;
     for (const slot of slots) {
       for (const alt of slot.alternatives) {
-        const flag = 1 << bit++;
+        // Fields in FIELDS order, as Bm25.score sums them: the same additions, the same bits.
         for (let f = 0; f < FIELD_COUNT; f++) {
           const postings = index.flex.postings(alt.term, FIELDS[f]);
           if (!postings) return undefined;
-          const held = fields[f];
-          for (const ids of postings) if (ids) for (const id of ids) held[id] |= flag;
+          for (let s = 0; s < postings.length; s++) {
+            const ids = postings[s];
+            if (!ids) continue;
+            const count = countOfSlot(s);
+            for (const id of ids) {
+              if (stamps[id] !== stamp) {
+                stamps[id] = stamp;
+                for (let k = id * width, end = k + width; k < end; k++) parts[k] = 0;
+                pages.push(id);
+              }
+              parts[id * width + a] += bm25.part(f, count, lengths[id * FIELD_COUNT + f]);
+            }
+          }
         }
+        a += 1;
       }
     }
-    return new Holdings(slots, fields);
+    return new Holdings(slots, width, pages);
   }
 
   /** Bit i set: the page holds alternative i in some field. */
   mask(id: number): number {
-    const [a, b, c, d] = this.fields;
-    return a[id] | b[id] | c[id] | d[id];
+    let mask = 0;
+    for (let a = 0; a < this.width; a++) if (parts[id * this.width + a] > 0) mask |= 1 << a;
+    return mask;
   }
 
-  /** At least the score runSearch's scoreDoc gives the page: every held term at full saturation. */
-  bound(id: number): number {
-    let total = 0;
-    let matched = 0;
-    let bit = 0;
-    for (const slot of this.slots) {
-      let best = 0;
+  /**
+   * For each of `ids`, at least the score runSearch's scoreDoc gives the page, computed
+   * the same way (so equal to it where the counts are exact).
+   */
+  bounds(ids: ArrayLike<number>): Float64Array {
+    const { slots, width } = this;
+    const out = new Float64Array(ids.length);
+    const weights = new Float64Array(width);
+    const idfs = new Float64Array(width);
+    const ends = new Int32Array(slots.length);
+    let a = 0;
+    slots.forEach((slot, i) => {
       for (const alt of slot.alternatives) {
-        const flag = 1 << bit++;
-        let sum = 0;
-        for (let f = 0; f < FIELD_COUNT; f++) if (this.fields[f][id] & flag) sum += FIELD_BOUND[f];
-        best = Math.max(best, alt.weight * alt.idf * sum);
+        weights[a] = alt.weight;
+        idfs[a++] = alt.idf;
       }
-      if (best > 0) matched += 1;
-      total += best;
+      ends[i] = a;
+    });
+    for (let i = 0; i < ids.length; i++) {
+      const row = ids[i] * width;
+      let total = 0;
+      let matched = 0;
+      let k = 0;
+      for (let j = 0; j < ends.length; j++) {
+        let best = 0;
+        for (; k < ends[j]; k++) best = Math.max(best, weights[k] * (parts[row + k] * idfs[k]));
+        if (best > 0) matched += 1;
+        total += best;
+      }
+      out[i] = (total * matched) / ends.length;
     }
-    return (total * matched) / this.slots.length;
+    return out;
   }
 }

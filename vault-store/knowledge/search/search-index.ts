@@ -1,6 +1,6 @@
 import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
-import { TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
+import { FIELD_COUNT, TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
 
 /** What the index keeps of a page: enough to answer without touching git. */
@@ -30,6 +30,8 @@ export function fieldTexts(page: IndexedPage): FieldTexts {
 export class SearchIndex {
   private readonly ids = new Map<string, number>();
   private readonly free: number[] = [];
+  /** Each page's field lengths, FIELD_COUNT per id: bounds read them for thousands of pages a query. */
+  private lens = new Uint32Array(0);
 
   constructor(
     readonly docs: (IndexedDoc | undefined)[] = [],
@@ -38,9 +40,14 @@ export class SearchIndex {
     readonly bodies = new BodyStore(),
   ) {
     docs.forEach((doc, id) => {
-      if (doc) this.ids.set(doc.path, id);
-      else this.free.push(id);
+      if (!doc) return void this.free.push(id);
+      this.ids.set(doc.path, id);
+      this.setLengths(id, doc.terms.lens);
     });
+  }
+
+  get lengths(): Uint32Array {
+    return this.lens;
   }
 
   get size(): number {
@@ -75,6 +82,7 @@ export class SearchIndex {
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
     this.bodies.set(id, page.body);
     this.ids.set(page.path, id);
+    this.setLengths(id, terms.lens);
     this.flex.add(id, distinct);
   }
 
@@ -86,6 +94,15 @@ export class SearchIndex {
     this.bodies.delete(id);
     this.ids.delete(path);
     this.free.push(id);
+  }
+
+  private setLengths(id: number, lens: number[]): void {
+    if ((id + 1) * FIELD_COUNT > this.lens.length) {
+      const grown = new Uint32Array(Math.max(1024, (id + 1) * 2) * FIELD_COUNT);
+      grown.set(this.lens);
+      this.lens = grown;
+    }
+    this.lens.set(lens, id * FIELD_COUNT);
   }
 
   private drop(id: number): void {

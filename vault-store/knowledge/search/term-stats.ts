@@ -13,8 +13,12 @@ export const FIELDS = ['title', 'body', 'tags', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 
-/** Field tokens of one page, as the tokenizer gave them. */
-export type FieldTokens = Record<Field, string[]>;
+/** One field's distinct terms in first-occurrence order, and how often each occurs there. */
+export interface FieldTerms {
+  terms: string[];
+  counts: number[];
+}
+export type PageTerms = Record<Field, FieldTerms>;
 /** Field texts of one page, before tokenizing. */
 export type FieldTexts = Record<Field, string>;
 
@@ -38,17 +42,6 @@ export function tfAt(doc: DocTerms, k: number): number {
   const tf = doc.tf[k];
   return tf < TF_MORE ? tf : doc.more!.get(k)!;
 }
-
-// Title beats body: a one-word title hit must outweigh a body that repeats the word.
-const FIELD_WEIGHT = [3, 1, 2, 0.75];
-const FIELD_B = [0.5, 0.75, 0.5, 0.5];
-const K1 = 1.2;
-/**
- * Per field, what a term held there can add to `scorer()`'s sum at most: BM25's
- * saturation tf·(K1+1)/(tf+K1·norm) stays below K1+1, as norm ≥ 1 − b > 0 (by a relative
- * margin of 1e-6 or more at the highest count kept, far above rounding error).
- */
-export const FIELD_BOUND = FIELD_WEIGHT.map((w) => w * (K1 + 1));
 
 export class TermStats {
   private vocabulary = new Vocabulary();
@@ -87,18 +80,16 @@ export class TermStats {
 
   /**
    * Tokenizes and counts a new document into the statistics. Returns its term table and
-   * each field's distinct terms in first-occurrence order (what the candidate index
-   * wants). The costliest loop of a build (five million tokens on 10k pages): tokens are
-   * looked up in place and counted in reused scratch arrays, nothing is allocated per token.
+   * each field's distinct terms with their counts (what the candidate index wants). The
+   * costliest loop of a build (five million tokens on 10k pages): tokens are looked up in
+   * place and counted in reused scratch arrays, nothing is allocated per token.
    */
-  add(texts: FieldTexts): { terms: DocTerms; distinct: FieldTokens } {
+  add(texts: FieldTexts): { terms: DocTerms; distinct: PageTerms } {
     const stamp = ++this.stamp;
     const order: number[] = [];
-    const distinct = {} as FieldTokens;
+    const seen = FIELDS.map((): number[] => []);
     const lens = new Array<number>(FIELD_COUNT).fill(0);
-    const { terms } = this.vocabulary;
     let f = 0;
-    let seen: string[] = [];
     const sink = (source: string, start: number, end: number) => {
       const id = this.intern(source, start, end);
       let row = this.rows[id];
@@ -109,13 +100,11 @@ export class TermStats {
         if ((row + 1) * FIELD_COUNT > this.counts.length) this.counts = grown(this.counts, (row + 1) * FIELD_COUNT);
         this.counts.fill(0, row * FIELD_COUNT, (row + 1) * FIELD_COUNT);
       }
-      // The vocabulary's own string: FlexSearch then hashes the same string objects every time.
-      if (this.counts[row * FIELD_COUNT + f]++ === 0) seen.push(terms[id]);
+      if (this.counts[row * FIELD_COUNT + f]++ === 0) seen[f].push(id);
       lens[f] += 1;
     };
     FIELDS.forEach((field, i) => {
       f = i;
-      seen = distinct[field] = [];
       scanTerms(texts[field], sink);
     });
     const ids = Uint32Array.from(order).sort();
@@ -131,6 +120,12 @@ export class TermStats {
       }
     }
     this.count(doc, 1);
+    // The vocabulary's own strings: FlexSearch then hashes the same string objects every time.
+    const { terms } = this.vocabulary;
+    const distinct = {} as PageTerms;
+    FIELDS.forEach((field, g) => {
+      distinct[field] = { terms: seen[g].map((id) => terms[id]), counts: seen[g].map((id) => this.counts[this.rows[id] * FIELD_COUNT + g]) };
+    });
     return { terms: doc, distinct };
   }
 
@@ -173,32 +168,9 @@ export class TermStats {
     return this.sortedTerms;
   }
 
-  /**
-   * BM25F-style score of one term (by id, with its `idf`) in one document, 0 when absent.
-   * The field averages are read once per scorer: a query scores thousands of candidates
-   * against the same statistics.
-   */
-  scorer(): (doc: DocTerms, id: number, idf: number) => number {
-    const avg = this.totalLen.map((total) => total / Math.max(1, this.docCount) || 1);
-    return (doc, id, idf) => {
-      const at = indexOf(doc.ids, id);
-      if (at < 0) return 0;
-      let sum = 0;
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const tf = tfAt(doc, at * FIELD_COUNT + f);
-        if (tf === 0) continue;
-        const norm = 1 - FIELD_B[f] + FIELD_B[f] * (doc.lens[f] / avg[f]);
-        sum += FIELD_WEIGHT[f] * (tf * (K1 + 1)) / (tf + K1 * norm);
-      }
-      return sum * idf;
-    };
-  }
-
-  /** Field-weighted frequency of the term at position `at` of a document's table. */
-  static weightedTf(doc: DocTerms, at: number): number {
-    let sum = 0;
-    for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * tfAt(doc, at * FIELD_COUNT + f);
-    return sum;
+  /** Mean length of each field, in terms, over the documents. */
+  averageLengths(): number[] {
+    return this.totalLen.map((total) => total / Math.max(1, this.docCount) || 1);
   }
 
   /** Terms in the vocabulary starting with `prefix`, most frequent first. */

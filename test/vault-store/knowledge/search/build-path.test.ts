@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { Document } from 'flexsearch';
-import { FlexIndex } from '../../../../vault-store/knowledge/search/flex-index.js';
-import { FIELDS, TermStats, type FieldTexts, type FieldTokens } from '../../../../vault-store/knowledge/search/term-stats.js';
+import { countOfSlot, FlexIndex } from '../../../../vault-store/knowledge/search/flex-index.js';
+import { FIELDS, TermStats, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
 import { scanTerms, tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
 import { Vocabulary } from '../../../../vault-store/knowledge/search/vocabulary.js';
 
@@ -34,35 +33,40 @@ describe('search build path', () => {
     expect(vocabulary.size).to.equal(5000);
   });
 
-  it('FlexIndex files postings as FlexSearch add does: same candidates in the same order', () => {
+  it('FlexIndex files each page in the slot of its count, and FlexSearch removes and searches what it filed', () => {
     const stats = new TermStats();
-    const distinct = pages(300).map((page) => stats.add(page).distinct);
-    const ours = FlexIndex.create();
-    const reference = new Document<{ id: number } & FieldTokens>({
-      document: { id: 'id', index: FIELDS.map((field) => ({ field, custom: ((d: FieldTokens) => d[field]) as unknown as () => string })) },
-      tokenize: 'strict',
-      encode: (input: string | string[]) => (Array.isArray(input) ? input : input.split(' ')),
-      fastupdate: true,
-      resolution: 9,
-    });
-    distinct.forEach((fields, id) => {
-      ours.add(id, fields);
-      reference.add({ id, ...fields });
-    });
-    for (const id of [3, 50, 51, 299]) {
-      ours.remove(id);
-      reference.remove(id);
-    }
-    ours.add(50, distinct[51]);
-    reference.add({ id: 50, ...distinct[51] });
+    const texts = pages(300);
+    const distinct = texts.map((page) => stats.add(page).distinct);
+    const index = FlexIndex.create();
+    distinct.forEach((fields, id) => index.add(id, fields));
+    for (const id of [3, 50, 51, 299]) index.remove(id);
+    index.add(50, distinct[51]);
+    const live = new Map(texts.map((page, id) => [id, page]));
+    for (const id of [3, 51, 299]) live.delete(id);
+    live.set(50, texts[51]);
+
+    const count = (text: string, term: string) => tokenize(text).filter((t) => t === term).length;
     const sample = stats.sorted.slice(0, 40);
-    expect(sample.length).to.be.greaterThan(20);
+    let pastLastSlot = 0;
     for (const term of sample) {
-      for (const limit of [1, 5, 100, 1000]) {
-        const expected = new Set<number>();
-        for (const group of reference.search(term, { limit })) for (const id of group.result) expected.add(id as number);
-        expect(ours.candidates([term], limit), term).to.deep.equal([...expected]);
+      for (const field of FIELDS) {
+        const filed = new Map<number, number>();
+        index.postings(term, field)!.forEach((ids, slot) => ids?.forEach((id) => filed.set(id, slot)));
+        const holders = [...live].filter(([, page]) => count(page[field], term) > 0);
+        expect([...filed.keys()].sort((a, b) => a - b), `${term} in ${field}`).to.deep.equal(holders.map(([id]) => id));
+        for (const [id, page] of holders) {
+          const n = count(page[field], term);
+          const slotCount = countOfSlot(filed.get(id)!);
+          if (slotCount === Infinity) pastLastSlot += 1;
+          expect(slotCount === Infinity ? n >= 9 : n === slotCount, `${term} ×${n} in ${field} of ${id}`).to.equal(true);
+        }
       }
+      // FlexSearch's own search over what we filed: single terms and a pair.
+      const anyField = (id: number, terms: string[]) => FIELDS.some((f) => terms.every((t) => count(live.get(id)![f], t) > 0));
+      expect(index.candidates([term], 1e9).sort((a, b) => a - b)).to.deep.equal([...live.keys()].filter((id) => anyField(id, [term])).sort((a, b) => a - b));
+      const pair = [term, sample[0]];
+      if (term !== sample[0]) expect(index.candidates(pair, 1e9).sort((a, b) => a - b)).to.deep.equal([...live.keys()].filter((id) => anyField(id, pair)).sort((a, b) => a - b));
     }
+    expect(pastLastSlot, 'the sample has counts past the last exact slot').to.be.greaterThan(0);
   });
 });

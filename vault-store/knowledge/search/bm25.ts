@@ -1,0 +1,51 @@
+import { FIELD_COUNT, indexOf, tfAt, type DocTerms, type TermStats } from './term-stats.js';
+
+// Title beats body: a one-word title hit must outweigh a body that repeats the word.
+const FIELD_WEIGHT = [3, 1, 2, 0.75];
+const FIELD_B = [0.5, 0.75, 0.5, 0.5];
+const K1 = 1.2;
+
+/**
+ * BM25F-style scoring over our own term statistics. The field averages are read once per
+ * scorer: a query scores many pages against the same statistics. `part` is the one
+ * formula: the exact score and the upper bounds read off the postings both go through
+ * it, so where a bound knows the exact counts it equals the score to the last bit.
+ */
+export class Bm25 {
+  private readonly avg: number[];
+
+  constructor(stats: TermStats) {
+    this.avg = stats.averageLengths();
+  }
+
+  /**
+   * What `tf` occurrences of a term in field `f`, `len` terms long, add before idf.
+   * `tf = Infinity`: the most any count can add. BM25's saturation tf·(K1+1)/(tf+K1·norm)
+   * stays below K1+1, as norm ≥ 1 − b > 0 (by a relative margin of 1e-6 or more at the
+   * highest count kept, far above rounding error).
+   */
+  part(f: number, tf: number, len: number): number {
+    if (tf === Infinity) return FIELD_WEIGHT[f] * (K1 + 1);
+    const norm = 1 - FIELD_B[f] + FIELD_B[f] * (len / this.avg[f]);
+    return (FIELD_WEIGHT[f] * (tf * (K1 + 1))) / (tf + K1 * norm);
+  }
+
+  /** Score of term `id` (whose idf is `idf`) in a page; 0 when the page lacks it. */
+  score(doc: DocTerms, id: number, idf: number): number {
+    const at = indexOf(doc.ids, id);
+    if (at < 0) return 0;
+    let sum = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const tf = tfAt(doc, at * FIELD_COUNT + f);
+      if (tf !== 0) sum += this.part(f, tf, doc.lens[f]);
+    }
+    return sum * idf;
+  }
+}
+
+/** Field-weighted frequency of the term at position `at` of a page's table (for similarity). */
+export function weightedTf(doc: DocTerms, at: number): number {
+  let sum = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * tfAt(doc, at * FIELD_COUNT + f);
+  return sum;
+}
