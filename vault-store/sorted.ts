@@ -1,5 +1,5 @@
-/** Index of the first element of `sorted` (code-unit order) that is not below `key`. */
-export function lowerBound(sorted: readonly string[], key: string): number {
+/** Index of the first element of `sorted` (ascending; strings in code-unit order) that is not below `key`. */
+export function lowerBound<T extends string | number>(sorted: readonly T[], key: T): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

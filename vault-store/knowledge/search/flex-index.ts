@@ -1,4 +1,5 @@
 import { Document } from 'flexsearch';
+import { lowerBound } from '../../sorted.js';
 import { FIELDS, type Field, type PageTerms } from './term-stats.js';
 
 type FieldDoc = { id: number } & Record<Field, string[]>;
@@ -43,7 +44,7 @@ export function countOfSlot(slot: number): number {
 
 /** What FlexSearch keeps inside: posting slots per term and field, and the shared fast-update register. */
 interface FlexInternals {
-  index: Map<string, { map: Map<string, (number[] | undefined)[]>; resolution: number; depth: number }>;
+  index: Map<string, { map: Postings; resolution: number; depth: number }>;
   reg: Map<number, number[][]>;
 }
 
@@ -95,20 +96,60 @@ export class FlexIndex {
     for (const field of FIELDS) {
       const { map } = this.inner.index.get(field)!;
       const { terms, counts } = fields[field];
-      for (let i = 0; i < terms.length; i++) {
-        let slots = map.get(terms[i]);
-        if (!slots) map.set(terms[i], (slots = []));
-        const slot = slotOf(counts[i]);
-        const ids = slots[slot] ?? (slots[slot] = []);
-        ids.push(id);
-        register[k++] = ids;
-      }
+      for (let i = 0; i < terms.length; i++) register[k++] = file(map, terms[i], slotOf(counts[i]), id);
     }
     this.inner.reg.set(id, register);
   }
 
+  /**
+   * Re-files a page whose terms went from `before` to `after`, moving only the postings
+   * that changed: an edit changes a few of a page's hundreds of term counts, and taking
+   * the page out of every posting array of its common words and back in was most of an
+   * update's cost.
+   */
+  update(id: number, before: PageTerms, after: PageTerms): void {
+    if (!this.inner?.reg.has(id)) {
+      this.remove(id);
+      this.add(id, after);
+      return;
+    }
+    const register: number[][] = [];
+    for (const field of FIELDS) {
+      const { map } = this.inner.index.get(field)!;
+      const old = new Map<string, number>();
+      before[field].terms.forEach((term, i) => old.set(term, slotOf(before[field].counts[i])));
+      const { terms, counts } = after[field];
+      for (let i = 0; i < terms.length; i++) {
+        const slot = slotOf(counts[i]);
+        const was = old.get(terms[i]);
+        old.delete(terms[i]);
+        const filed = was === slot ? map.get(terms[i])?.[slot] : undefined;
+        if (filed) {
+          register.push(filed);
+          continue;
+        }
+        if (was !== undefined) unfile(map.get(terms[i])?.[was], id);
+        register.push(file(map, terms[i], slot, id));
+      }
+      for (const [term, slot] of old) unfile(map.get(term)?.[slot], id);
+    }
+    this.inner.reg.set(id, register);
+  }
+
+  /**
+   * Takes the page out of every posting array its register lists. FlexSearch's own
+   * `remove` walks the whole register once per field, scanning each array with indexOf;
+   * for a page of common words that was a millisecond per update. Our arrays are kept in
+   * id order, so each is searched by halves.
+   */
   remove(id: number): void {
-    this.doc.remove(id);
+    const register = this.inner?.reg.get(id);
+    if (!register) {
+      this.doc.remove(id);
+      return;
+    }
+    for (const ids of register) unfile(ids, id);
+    this.inner!.reg.delete(id);
   }
 
   /** Pages holding every one of `terms` in one field, best first, at most `limit` per field. */
@@ -204,6 +245,25 @@ export class FlexIndex {
     for (const slots of postings) for (const ids of slots) if (ids) for (const id of ids) registers[id][filled[id]++] = ids;
     return new FlexIndex(doc);
   }
+}
+
+type Postings = Map<string, (number[] | undefined)[]>;
+
+/** Adds `id` to a term's slot array, in id order; returns the array (for the register). */
+function file(map: Postings, term: string, slot: number, id: number): number[] {
+  let slots = map.get(term);
+  if (!slots) map.set(term, (slots = []));
+  const ids = slots[slot] ?? (slots[slot] = []);
+  if (ids.length === 0 || ids[ids.length - 1] < id) ids.push(id);
+  else ids.splice(lowerBound(ids, id), 0, id);
+  return ids;
+}
+
+/** Takes `id` out of a slot array: found by halves, as arrays are in id order. */
+function unfile(ids: number[] | undefined, id: number): void {
+  if (!ids) return;
+  const at = lowerBound(ids, id);
+  if (ids[at] === id) ids.splice(at, 1);
 }
 
 function grown(array: Uint32Array, index: number): Uint32Array {

@@ -1,4 +1,4 @@
-import { tokenize } from './tokenize.js';
+import { scanTerms, tokenize } from './tokenize.js';
 
 /**
  * One clause of a query: a word, a `"quoted phrase"` or a `prefix*`. A word that
@@ -33,11 +33,26 @@ export function parseQuery(query: string): Clause[] {
   return clauses;
 }
 
-/** True when `terms` occur consecutively in `tokens`. */
-export function containsPhrase(tokens: string[], terms: string[]): boolean {
-  outer: for (let i = 0; i + terms.length <= tokens.length; i++) {
-    for (let j = 0; j < terms.length; j++) if (tokens[i + j] !== terms[j]) continue outer;
-    return true;
-  }
-  return false;
+/**
+ * True when `terms` occur consecutively among the terms of `text`. Streams the text's terms
+ * (no array of strings: a phrase query may check thousands of page bodies), keeping every
+ * partial match alive so repeats like "a a b" in "a a a b" are found.
+ */
+export function containsPhrase(text: string, terms: string[]): boolean {
+  let partial: number[] = [];
+  let found = false;
+  scanTerms(text, (source, start, end) => {
+    if (found) return;
+    if (partial.length === 0 && !isTerm(terms[0], source, start, end)) return;
+    const next: number[] = [];
+    for (const k of partial) if (isTerm(terms[k], source, start, end)) next.push(k + 1);
+    if (isTerm(terms[0], source, start, end)) next.push(1);
+    found = next.includes(terms.length);
+    partial = next;
+  });
+  return found;
+}
+
+function isTerm(term: string, source: string, start: number, end: number): boolean {
+  return term.length === end - start && source.startsWith(term, start);
 }

@@ -5,7 +5,7 @@ import { containsPhrase, parseQuery, type Clause } from './query.js';
 import { Holdings, type Slot } from './score-bounds.js';
 import type { IndexedDoc, SearchIndex } from './search-index.js';
 import { snippet } from './snippet.js';
-import { isCjk, tokenize } from './tokenize.js';
+import { isCjk } from './tokenize.js';
 
 export interface SearchOptions {
   limit?: number;
@@ -64,11 +64,15 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
       return doc && (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)));
     });
   }
+  const required = phraseWords(clauses, slots);
+  if (required === undefined) pool = [];
   const bounds = holdings ? holdings.bounds(pool) : new Float64Array(pool.length).fill(Infinity);
   const ranked = bestFirst(bounds, (i) => {
     const doc = index.docs[pool[i]];
     if (!doc) return undefined;
-    const total = scoreDoc(bm25, doc, slots, holdings ? holdings.mask(doc.id) : ALL);
+    const held = holdings ? holdings.mask(doc.id) : ALL;
+    if ((held & required!) !== required) return undefined;
+    const total = scoreDoc(bm25, doc, slots, held);
     return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
   });
 
@@ -145,13 +149,37 @@ function scoreDoc(bm25: Bm25, doc: IndexedDoc, slots: Slot[], held: number): num
   return (total * matched) / slots.length;
 }
 
+/**
+ * Bits (numbered as Holdings numbers alternatives) of the words of quoted phrases: a page
+ * lacking one cannot hold the phrase and is dropped before its body is read. Undefined
+ * when a phrase word is in no page.
+ */
+function phraseWords(clauses: Clause[], slots: Slot[]): number | undefined {
+  let required = 0;
+  let bit = 0;
+  let s = 0;
+  for (const clause of clauses) {
+    for (const term of clause.terms) {
+      const { alternatives } = slots[s++];
+      if (clause.phrase) {
+        const at = alternatives.findIndex((a) => a.term === term);
+        if (at < 0) return undefined;
+        // Past 31 there are no holdings: every page's mask is ALL.
+        if (bit + at < 32) required |= 1 << (bit + at);
+      }
+      bit += alternatives.length;
+    }
+  }
+  return required;
+}
+
 function hasTag(tag: string, wanted: string): boolean {
   const t = tag.toLowerCase();
   return t === wanted || t.startsWith(`${wanted}/`);
 }
 
 function hasPhrase(index: SearchIndex, doc: IndexedDoc, terms: string[]): boolean {
-  return containsPhrase(tokenize(doc.title), terms) || containsPhrase(tokenize(index.body(doc)), terms);
+  return containsPhrase(doc.title, terms) || containsPhrase(index.body(doc), terms);
 }
 
 function replaceWord(query: string, term: string, fix: string): string {

@@ -76,20 +76,24 @@ export class SearchIndex {
   upsert(page: IndexedPage): void {
     const existing = this.ids.get(page.path);
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
-    if (existing !== undefined) this.drop(existing);
     const id = existing ?? this.free.pop() ?? this.docs.length;
+    const before = existing === undefined ? undefined : this.docs[existing]!.terms;
+    const beforeTerms = before && this.stats.pageTerms(before);
+    if (before) this.stats.remove(before);
     const { terms, distinct } = this.stats.add(fieldTexts(page));
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
     this.bodies.set(id, page.body);
     this.ids.set(page.path, id);
     this.setLengths(id, terms.lens);
-    this.flex.add(id, distinct);
+    if (beforeTerms) this.flex.update(id, beforeTerms, distinct);
+    else this.flex.add(id, distinct);
   }
 
   remove(path: string): void {
     const id = this.ids.get(path);
     if (id === undefined) return;
-    this.drop(id);
+    this.stats.remove(this.docs[id]!.terms);
+    this.flex.remove(id);
     this.docs[id] = undefined;
     this.bodies.delete(id);
     this.ids.delete(path);
@@ -103,10 +107,5 @@ export class SearchIndex {
       this.lens = grown;
     }
     this.lens.set(lens, id * FIELD_COUNT);
-  }
-
-  private drop(id: number): void {
-    this.stats.remove(this.docs[id]!.terms);
-    this.flex.remove(id);
   }
 }

@@ -129,6 +129,23 @@ export class TermStats {
     return { terms: doc, distinct };
   }
 
+  /** A document's terms per field with their counts, as `add` gave them (in id order). */
+  pageTerms(doc: DocTerms): PageTerms {
+    const out = {} as PageTerms;
+    FIELDS.forEach((field, f) => {
+      const terms: string[] = [];
+      const counts: number[] = [];
+      for (let i = 0; i < doc.ids.length; i++) {
+        const count = tfAt(doc, i * FIELD_COUNT + f);
+        if (count === 0) continue;
+        terms.push(this.vocabulary.terms[doc.ids[i]]);
+        counts.push(count);
+      }
+      out[field] = { terms, counts };
+    });
+    return out;
+  }
+
   remove(doc: DocTerms): void {
     this.count(doc, -1);
   }

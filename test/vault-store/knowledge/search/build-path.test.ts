@@ -33,7 +33,7 @@ describe('search build path', () => {
     expect(vocabulary.size).to.equal(5000);
   });
 
-  it('FlexIndex files each page in the slot of its count, and FlexSearch removes and searches what it filed', () => {
+  it('FlexIndex files each page in the slot of its count across adds, updates and removes, and FlexSearch searches what it filed', () => {
     const stats = new TermStats();
     const texts = pages(300);
     const distinct = texts.map((page) => stats.add(page).distinct);
@@ -41,9 +41,14 @@ describe('search build path', () => {
     distinct.forEach((fields, id) => index.add(id, fields));
     for (const id of [3, 50, 51, 299]) index.remove(id);
     index.add(50, distinct[51]);
+    index.add(3, distinct[10]);
+    // Updates move only the postings that changed; the result must be as if filed afresh.
+    for (const [id, other] of [[100, 101], [101, 7], [7, 100], [200, 200]]) index.update(id, distinct[id], distinct[other]);
     const live = new Map(texts.map((page, id) => [id, page]));
-    for (const id of [3, 51, 299]) live.delete(id);
+    for (const id of [51, 299]) live.delete(id);
     live.set(50, texts[51]);
+    live.set(3, texts[10]);
+    for (const [id, other] of [[100, 101], [101, 7], [7, 100]]) live.set(id, texts[other]);
 
     const count = (text: string, term: string) => tokenize(text).filter((t) => t === term).length;
     const sample = stats.sorted.slice(0, 40);
