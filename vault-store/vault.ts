@@ -72,7 +72,7 @@ export class Vault {
     const { tree, author } = await repo.readCommit(head);
     const manifest = new Manifest();
     // Times are looked up lazily: a stat per file here was most of opening a 10k vault.
-    for await (const file of repo.trees.walk(tree)) manifest.set(file.path, { oid: file.oid });
+    for (const file of await repo.trees.files(tree)) manifest.set(file.path, { oid: file.oid });
     return new Vault(repo, manifest, head, now, new Date(author.timestamp * 1000));
   }
 

@@ -49,7 +49,7 @@ export async function exportZip(vault: Vault, options: ExportOptions, out: Writa
       if (!zip.write(await ahead.shift()!)) await once(out, 'drain', { signal });
       files += 1;
     };
-    for await (const file of vault.repo.trees.walk(info.tree)) {
+    for (const file of await vault.repo.trees.files(info.tree)) {
       signal.throwIfAborted();
       if (!exported(file, options.visible)) continue;
       const entry = objects.blob(file.oid).then((raw) => prepareEntry(file.path, toBuffer(raw), parseInt(file.mode, 8)));

@@ -160,7 +160,7 @@ export class Knowledge {
   private async persistNow(): Promise<void> {
     if (this.saved.state === this.state && this.saved.commit === this.commit) return;
     const { state, commit } = this;
-    const sections = await snapshotIndex(state.index);
+    const sections = snapshotIndex(state.index);
     sections.metas = jsonSection([...state.metas.values()]);
     const positions = await writeSnapshot(this.file, commit, sections);
     // Bodies now live in the file: drop the in-memory copies and read them from there.

@@ -3,9 +3,10 @@
  * is a page's title; that page must come first), index update inside one write, start-up
  * from the persisted index to the first answer, RSS, and `rg` on the same files.
  *
- * Start-up and RSS are measured in fresh processes that only open the vault and its
- * Knowledge from the persisted index and answer one query (RSS after a forced GC), so
- * neither the build nor the benchmark's own allocations count.
+ * Start-up and RSS are measured in fresh processes (startup-child.mjs, on the compiled
+ * code) that only open the vault and its Knowledge from the persisted index and answer
+ * one query (RSS after a forced GC), so neither the build nor the benchmark's own
+ * allocations count.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
@@ -16,7 +17,6 @@ import { Vault } from '../../../vault-store/vault.js';
 import { BENCH_DIR, benchVault, round, summarize } from '../fixture.js';
 
 const STARTUP_RUNS = 3;
-const CHILD = 'QUIRE_SEARCH_BENCH_STARTUP';
 
 interface Startup {
   vaultOpenMs: number;
@@ -25,29 +25,9 @@ interface Startup {
   loadedFrom: string;
 }
 
-/** The child: open, answer, measure, report on stdout. */
-async function startup(dir: string, indexDir: string): Promise<Startup> {
-  const started = performance.now();
-  const vault = await Vault.open(dir);
-  const vaultOpenMs = performance.now() - started;
-  const knowledge = await Knowledge.open(vault, { indexDir, persistDelayMs: false });
-  knowledge.search('zebracorn');
-  const startupMs = performance.now() - started;
-  // Twice: after a single forced GC the RSS still holds ~80 MB of freed start-up garbage.
-  global.gc?.();
-  global.gc?.();
-  return { vaultOpenMs, startupMs, rssMb: process.memoryUsage().rss / 1e6, loadedFrom: knowledge.loadedFrom };
-}
-
-if (process.env[CHILD]) {
-  const [dir, indexDir] = JSON.parse(process.env[CHILD]) as [string, string];
-  process.stdout.write(JSON.stringify(await startup(dir, indexDir)));
-  process.exit(0);
-}
-
 function startupInChild(dir: string, indexDir: string): Startup {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename], { env: { ...process.env, [CHILD]: JSON.stringify([dir, indexDir]) }, encoding: 'utf8' });
-  return JSON.parse(out) as Startup;
+  const child = join(import.meta.dirname, '..', 'startup-child.mjs');
+  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', child, dir, indexDir], { encoding: 'utf8' })) as Startup;
 }
 
 const median = (xs: number[]) => summarize(xs).p50;

@@ -48,14 +48,18 @@ interface FlexInternals {
   reg: Map<number, number[][]>;
 }
 
-/** The internals when shaped as this module expects (FlexSearch 0.8, no context index), else undefined. */
-function internals(doc: Document<FieldDoc>): FlexInternals | undefined {
+/**
+ * FlexSearch's internals, checked to be shaped as this module expects (FlexSearch 0.8.212,
+ * pinned: it files postings into them directly). A newer FlexSearch that changed them
+ * fails here, at start-up and in the tests, not later with wrong results.
+ */
+function internals(doc: Document<FieldDoc>): FlexInternals {
   const inner = doc as unknown as FlexInternals;
-  if (!(inner.reg instanceof Map) || !(inner.index instanceof Map)) return undefined;
-  for (const field of FIELDS) {
+  const shaped = inner.reg instanceof Map && inner.index instanceof Map && FIELDS.every((field) => {
     const index = inner.index.get(field);
-    if (!index || !(index.map instanceof Map) || index.resolution !== SLOTS || index.depth) return undefined;
-  }
+    return index && index.map instanceof Map && index.resolution === SLOTS && !index.depth;
+  });
+  if (!shaped) throw new Error('FlexSearch internals are not shaped as Quire expects (FlexSearch 0.8.212)');
   return inner;
 }
 
@@ -65,7 +69,7 @@ function internals(doc: Document<FieldDoc>): FlexInternals | undefined {
  * often they use each term (see SLOTS).
  */
 export class FlexIndex {
-  private readonly inner: FlexInternals | undefined;
+  private readonly inner: FlexInternals;
 
   private constructor(private readonly doc: Document<FieldDoc>) {
     this.inner = internals(doc);
@@ -84,10 +88,6 @@ export class FlexIndex {
    * of a full build, and our terms are already distinct.
    */
   add(id: number, fields: PageTerms): void {
-    if (!this.inner) {
-      this.doc.add({ id, title: fields.title.terms, body: fields.body.terms, tags: fields.tags.terms, path: fields.path.terms });
-      return;
-    }
     const count = FIELDS.reduce((n, field) => n + fields[field].terms.length, 0);
     if (count === 0) return;
     // Allocated at its final size: grown push by push it was reallocated several times per page.
@@ -108,7 +108,7 @@ export class FlexIndex {
    * update's cost.
    */
   update(id: number, before: PageTerms, after: PageTerms): void {
-    if (!this.inner?.reg.has(id)) {
+    if (!this.inner.reg.has(id)) {
       this.remove(id);
       this.add(id, after);
       return;
@@ -143,18 +143,13 @@ export class FlexIndex {
    * id order, so each is searched by halves.
    */
   remove(id: number): void {
-    const register = this.inner?.reg.get(id);
-    if (!register) {
-      this.doc.remove(id);
-      return;
-    }
-    for (const ids of register) unfile(ids, id);
-    this.inner!.reg.delete(id);
+    for (const ids of this.inner.reg.get(id) ?? []) unfile(ids, id);
+    this.inner.reg.delete(id);
   }
 
   /** Pages holding every one of `terms` in one field, best first, at most `limit` per field. */
   candidates(terms: string[], limit: number): number[] {
-    if (terms.length === 1 && this.inner) return this.firstHolders(terms[0], limit);
+    if (terms.length === 1) return this.firstHolders(terms[0], limit);
     const out = new Set<number>();
     const query = terms.join(' ');
     let groups: { result: unknown[] }[];
@@ -186,7 +181,7 @@ export class FlexIndex {
     const out = new Set<number>();
     for (const field of FIELDS) {
       let left = limit;
-      for (const ids of this.inner!.index.get(field)!.map.get(term) ?? []) {
+      for (const ids of this.inner.index.get(field)!.map.get(term) ?? []) {
         if (!ids) continue;
         for (let i = 0; i < ids.length && left > 0; i++, left--) out.add(ids[i]);
         if (left === 0) break;
@@ -197,53 +192,93 @@ export class FlexIndex {
 
   /**
    * The posting arrays of `term` in `field`, by slot: together, every page holding it
-   * there, array `s` those using it `countOfSlot(s)` times. Undefined when FlexSearch's
-   * internals are not readable.
+   * there, array `s` those using it `countOfSlot(s)` times.
    */
-  postings(term: string, field: Field): (number[] | undefined)[] | undefined {
-    return this.inner && (this.inner.index.get(field)!.map.get(term) ?? []);
-  }
-
-  /** FlexSearch's own export, minus the register (rebuilt on import: it holds references). */
-  async export(): Promise<[string, string][]> {
-    const parts: [string, string][] = [];
-    await this.doc.export((key, data) => {
-      if (data && !key.endsWith('reg')) parts.push([key, data]);
-    });
-    return parts;
+  postings(term: string, field: Field): (number[] | undefined)[] {
+    return this.inner.index.get(field)!.map.get(term) ?? [];
   }
 
   /**
-   * Loads an export. FlexSearch 0.8 drops fastupdate on import (its register holds array
-   * references, not data), which would make every later update scan the whole index; so
-   * the register is rebuilt here from the imported posting arrays. Throws if FlexSearch's
-   * internals are not shaped as expected; the caller then rebuilds from scratch.
+   * The postings as numbers, for the persisted index: per field the number of terms, then
+   * per term its vocabulary id (`idOf`), a mask of the slots it fills, and per filled slot
+   * its length and page ids. FlexSearch's own export is JSON, whose parsing was a third
+   * of start-up, and it made a second copy of every term the vocabulary already holds.
    */
-  static import(parts: [string, string][]): FlexIndex {
-    const doc = createDocument();
-    for (const [key, data] of parts) doc.import(key, data);
-    const inner = internals(doc);
-    if (!inner) throw new Error('unexpected FlexSearch internals');
-    const postings: (number[] | undefined)[][] = [];
-    for (const field of inner.index.values()) for (const slots of field.map.values()) postings.push(slots);
-    // Counted first, so each page's register is allocated once at its final size.
-    let counts: Uint32Array = new Uint32Array(1024);
-    for (const slots of postings) {
-      for (const ids of slots) {
-        if (!ids) continue;
-        for (const id of ids) {
-          if (id >= counts.length) counts = grown(counts, id);
-          counts[id] += 1;
-        }
+  snapshot(idOf: (term: string) => number): Uint32Array {
+    let size = 0;
+    for (const field of FIELDS) {
+      size += 1;
+      for (const slots of this.inner.index.get(field)!.map.values()) {
+        size += 2;
+        for (const ids of slots) if (ids?.length) size += 1 + ids.length;
       }
     }
-    const registers: number[][][] = [];
-    counts.forEach((count, id) => {
-      if (count) inner.reg.set(id, (registers[id] = new Array(count)));
-    });
-    const filled = new Uint32Array(counts.length);
-    for (const slots of postings) for (const ids of slots) if (ids) for (const id of ids) registers[id][filled[id]++] = ids;
-    return new FlexIndex(doc);
+    const out = new Uint32Array(size);
+    let at = 0;
+    for (const field of FIELDS) {
+      const { map } = this.inner.index.get(field)!;
+      out[at++] = map.size;
+      for (const [term, slots] of map) {
+        out[at++] = idOf(term);
+        const maskAt = at++;
+        slots.forEach((ids, slot) => {
+          if (!ids?.length) return;
+          out[maskAt] |= 1 << slot;
+          out[at++] = ids.length;
+          out.set(ids, at);
+          at += ids.length;
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rebuilds an index from `snapshot`'s numbers, terms named by `termOf`, with the
+   * register FlexSearch's fast remove needs (built by counting first, so each page's is
+   * allocated once at its final size). Throws on numbers that do not add up: the caller
+   * then rebuilds from the vault.
+   */
+  static restore(data: Uint32Array, termOf: (id: number) => string | undefined, pages: number): FlexIndex {
+    const index = FlexIndex.create();
+    const counts = new Uint32Array(pages);
+    const bad = () => new Error('inconsistent postings');
+    // Two passes over the same layout: count each page's postings, then file them.
+    for (const pass of [0, 1]) {
+      const registers: number[][][] = [];
+      const filled = new Uint32Array(pages);
+      if (pass === 1) counts.forEach((count, id) => count && index.inner.reg.set(id, (registers[id] = new Array(count))));
+      let at = 0;
+      for (const field of FIELDS) {
+        const { map } = index.inner.index.get(field)!;
+        for (let terms = data[at++]; terms > 0; terms--) {
+          const term = termOf(data[at++]);
+          const mask = data[at++];
+          if (term === undefined || mask >>> SLOTS) throw bad();
+          const slots: number[][] = [];
+          for (let slot = 0; slot < SLOTS; slot++) {
+            if (!(mask & (1 << slot))) continue;
+            const length = data[at++];
+            // At their exact size: grown push by push they held a third more memory.
+            const ids = new Array<number>(pass === 0 ? 0 : length);
+            for (let k = 0; k < length; k++) {
+              const id = data[at++];
+              if (!(id < pages)) throw bad();
+              if (pass === 0) {
+                counts[id] += 1;
+                continue;
+              }
+              registers[id][filled[id]++] = ids;
+              ids[k] = id;
+            }
+            slots[slot] = ids;
+          }
+          if (pass === 1) map.set(term, slots);
+        }
+      }
+      if (at !== data.length) throw bad();
+    }
+    return index;
   }
 }
 
@@ -264,10 +299,4 @@ function unfile(ids: number[] | undefined, id: number): void {
   if (!ids) return;
   const at = lowerBound(ids, id);
   if (ids[at] === id) ids.splice(at, 1);
-}
-
-function grown(array: Uint32Array, index: number): Uint32Array {
-  const next = new Uint32Array(Math.max(index + 1, array.length * 2));
-  next.set(array);
-  return next;
 }

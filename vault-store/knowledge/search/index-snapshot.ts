@@ -7,13 +7,11 @@ import { FIELD_COUNT, TF_MORE, TermStats, type DocTerms } from './term-stats.js'
 
 type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
 
-const FLEX = 'flex/';
-
 const BODIES = 'bodies';
 const BODY_OFFSETS = 'body-offsets';
 
-/** The search index as persisted sections: documents, bodies, vocabulary, term tables, FlexSearch's export. */
-export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
+/** The search index as persisted sections: documents, bodies, vocabulary, term tables, postings. */
+export function snapshotIndex(index: SearchIndex): Sections {
   const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null));
   const bodies = index.bodies.section(index.docs.length);
   const offsets = new Uint32Array(index.docs.length + 1);
@@ -27,7 +25,7 @@ export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
     tf.set(d.terms.tf, offsets[i] * FIELD_COUNT);
     for (const [k, count] of d.terms.more ?? []) more.push(i, k, count);
   });
-  const sections: Sections = {
+  return {
     docs: jsonSection(rows),
     terms: jsonSection(index.stats.toJSON()),
     offsets: bytes(offsets),
@@ -36,9 +34,8 @@ export async function snapshotIndex(index: SearchIndex): Promise<Sections> {
     'tf-more': bytes(Uint32Array.from(more)),
     [BODIES]: bodies.bytes,
     [BODY_OFFSETS]: bytes(bodies.offsets),
+    postings: bytes(index.flex.snapshot((term) => index.stats.id(term)!)),
   };
-  for (const [key, data] of await index.flex.export()) sections[FLEX + key] = Buffer.from(data);
-  return sections;
 }
 
 /** Makes the index read its bodies from the snapshot just written with `sections`. */
@@ -69,7 +66,7 @@ export function restoreIndex(sections: Sections, handle: FileHandle, positions: 
   }
   const bodies = bodyFile(handle, sections, positions);
   if (bodies.offsets.length !== rows.length + 1) throw new Error('inconsistent bodies');
-  const flex = FlexIndex.import(Object.entries(sections).filter(([k]) => k.startsWith(FLEX)).map(([k, v]) => [k.slice(FLEX.length), Buffer.from(v).toString('utf8')]));
+  const flex = FlexIndex.restore(typed(Uint32Array, sections.postings), (id) => stats.term(id), rows.length);
   return new SearchIndex(docs, stats, flex, new BodyStore(bodies));
 }
 
