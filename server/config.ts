@@ -22,6 +22,8 @@ export interface Config {
   /** Watch vault folders and commit direct edits (off for API-only deployments). */
   watch: boolean;
   llm?: LlmConfig;
+  /** Embeddings model for similar pages; without it similarity is by shared terms. */
+  embeddings?: LlmConfig;
 }
 
 export interface ConfigFlags {
@@ -78,6 +80,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     if (!env.QUIRE_LLM_BASE_URL || !env.QUIRE_LLM_MODEL) problems.push('QUIRE_LLM_BASE_URL and QUIRE_LLM_MODEL must be set together');
     else llm = { baseUrl: parseUrl('QUIRE_LLM_BASE_URL', env.QUIRE_LLM_BASE_URL, problems), model: env.QUIRE_LLM_MODEL, apiKey: env.QUIRE_LLM_API_KEY };
   }
+  let embeddings: LlmConfig | undefined;
+  if (env.QUIRE_EMBEDDINGS_MODEL) {
+    // Most OpenAI-compatible servers serve chat and embeddings side by side.
+    const url = env.QUIRE_EMBEDDINGS_BASE_URL ?? env.QUIRE_LLM_BASE_URL;
+    if (!url) problems.push('QUIRE_EMBEDDINGS_MODEL needs QUIRE_EMBEDDINGS_BASE_URL (or QUIRE_LLM_BASE_URL)');
+    else embeddings = { baseUrl: parseUrl('QUIRE_EMBEDDINGS_BASE_URL', url, problems), model: env.QUIRE_EMBEDDINGS_MODEL, apiKey: env.QUIRE_EMBEDDINGS_API_KEY ?? env.QUIRE_LLM_API_KEY };
+  }
   if (problems.length) throw new ConfigError(problems);
-  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, ...(llm ? { llm } : {}) };
+  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, ...(llm ? { llm } : {}), ...(embeddings ? { embeddings } : {}) };
 }

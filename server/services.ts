@@ -22,7 +22,7 @@ export function createServices(config: Config): Services {
     agents: new AgentStore(config.dataDir),
     usage: new KeyUsageStore(config.dataDir),
     limiter: new RateLimiter(),
-    vaults: new VaultRegistry(config.dataDir, { watch: config.watch }),
+    vaults: new VaultRegistry(config.dataDir, { watch: config.watch, ...(config.embeddings ? { embeddings: config.embeddings } : {}) }),
   };
 }
 

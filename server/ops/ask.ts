@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ask, MAX_ASK_PAGES, DEFAULT_ASK_PAGES, retrievePassages } from '../../vault-store/knowledge/ask.js';
+import { QuireError } from '../../vault-store/errors.js';
 import { similar } from '../../vault-store/knowledge/similar.js';
 import { generateAnswer } from '../llm/chat.js';
 import { defineOp } from './operation.js';
@@ -46,7 +47,7 @@ export const askOp = defineOp({
 
 export const similarPages = defineOp({
   name: 'similar_pages',
-  description: 'Pages most similar to a given page (path) or to a piece of text (text), by shared distinctive terms.',
+  description: 'Pages most similar to a given page (path) or to a piece of text (text): by meaning when an embeddings model is configured, else by shared distinctive terms. `mode` says which.',
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: z.string().min(1).max(4096).optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
@@ -56,6 +57,16 @@ export const similarPages = defineOp({
   handler: async (ctx, input) => {
     const { index, indexedCommit } = ctx.vault.knowledge;
     const target = input.path !== undefined ? { path: visiblePath(ctx, input.path) } : { text: input.text! };
-    return { results: similar(index, target, input.limit, ctx.visible), indexed_commit: indexedCommit };
+    const terms = () => ({ results: similar(index, target, input.limit, ctx.visible), mode: 'terms' as const, indexed_commit: indexedCommit });
+    const { embeddings } = ctx.vault;
+    if (!embeddings) return terms();
+    const coverage = { ...embeddings.coverage(), ...(embeddings.lastError ? { error: embeddings.lastError } : {}) };
+    try {
+      return { results: await embeddings.similar(target, input.limit, ctx.visible), mode: 'embeddings' as const, embeddings: coverage, indexed_commit: indexedCommit };
+    } catch (err) {
+      if (err instanceof QuireError) throw err;
+      // Similar pages still answer when the model does not: by shared terms.
+      return { ...terms(), embeddings: { ...coverage, error: (err as Error).message } };
+    }
   },
 });

@@ -1,8 +1,11 @@
 import { join } from 'node:path';
+import { PageEmbeddings } from '../../vault-store/knowledge/embeddings.js';
 import { Knowledge } from '../../vault-store/knowledge/knowledge.js';
 import { Pages } from '../../vault-store/pages.js';
 import { Vault } from '../../vault-store/vault.js';
 import { WatcherPool } from '../../vault-store/watcher/watcher-pool.js';
+import type { LlmConfig } from '../config.js';
+import { embedder } from '../llm/embeddings.js';
 
 /** A user's vault and the domain services bound to it. */
 export interface UserVault {
@@ -11,6 +14,8 @@ export interface UserVault {
   vault: Vault;
   pages: Pages;
   knowledge: Knowledge;
+  /** Page vectors for similar pages, when an embeddings model is configured. */
+  embeddings?: PageEmbeddings;
 }
 
 export function vaultDir(dataDir: string, user: string): string {
@@ -20,6 +25,7 @@ export function vaultDir(dataDir: string, user: string): string {
 export interface VaultRegistryOptions {
   /** Watch working trees for direct edits (off for one-shot CLI commands). */
   watch?: boolean;
+  embeddings?: LlmConfig;
 }
 
 /**
@@ -31,7 +37,10 @@ export class VaultRegistry {
   private readonly open = new Map<string, Promise<UserVault>>();
   readonly watchers: WatcherPool | undefined;
 
-  constructor(private readonly dataDir: string, options: VaultRegistryOptions = {}) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: VaultRegistryOptions = {},
+  ) {
     this.watchers = options.watch === false ? undefined : new WatcherPool();
   }
 
@@ -50,8 +59,16 @@ export class VaultRegistry {
   private async load(user: string): Promise<UserVault> {
     const dir = vaultDir(this.dataDir, user);
     const vault = await Vault.open(dir);
-    const knowledge = await Knowledge.open(vault, { indexDir: join(this.dataDir, 'index', user) });
-    return { user, dir, vault, pages: new Pages(vault), knowledge };
+    const indexDir = join(this.dataDir, 'index', user);
+    const knowledge = await Knowledge.open(vault, { indexDir });
+    const config = this.options.embeddings;
+    if (!config) return { user, dir, vault, pages: new Pages(vault), knowledge };
+    const embeddings = await PageEmbeddings.open(join(indexDir, 'embeddings.bin'), config.model, embedder(config), () => knowledge.index);
+    // After the write, not inside it: new pages are embedded in the background.
+    const refresh = () => void setImmediate(() => void embeddings.refresh());
+    vault.onCommit(refresh);
+    refresh();
+    return { user, dir, vault, pages: new Pages(vault), knowledge, embeddings };
   }
 
   /** Stops watchers, waits for queued writes and persists indexes, so a shutdown cuts nothing short. */
@@ -59,6 +76,7 @@ export class VaultRegistry {
     await this.watchers?.closeAll();
     for (const entry of this.open.values()) {
       const uv = await entry.catch(() => undefined);
+      await uv?.embeddings?.close();
       if (uv) await uv.knowledge.close();
     }
     this.open.clear();
