@@ -2,6 +2,7 @@ import git from 'isomorphic-git';
 import fs, { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
+import { objectReaderFor } from '../history/object-reader.js';
 import { durableFs } from './durable-fs.js';
 import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
 import { EMPTY_TREE, TreeStore } from './tree-store.js';
@@ -41,7 +42,7 @@ export class GitRepo {
   private constructor(readonly dir: string) {
     this.gitdir = join(dir, '.git');
     ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
-    this.trees = new TreeStore(this.fs, this.gitdir, this.cache, (path) => this.trackObject(path));
+    this.trees = new TreeStore((oid) => objectReaderFor(this).tree(oid), this.gitdir, (path) => this.trackObject(path));
   }
 
   /** Opens the repo at `dir`, creating it (with an empty first commit) when absent. */

@@ -1,5 +1,4 @@
-import git, { type TreeEntry } from 'isomorphic-git';
-import type fs from 'node:fs';
+import type { TreeEntry } from 'isomorphic-git';
 import { serializeTree, sortTree, writeObject } from './object-writer.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -23,9 +22,9 @@ export class TreeStore {
   private readonly parsed = new Map<string, TreeEntry[]>();
 
   constructor(
-    private readonly fs: typeof import('node:fs'),
+    /** Reads and parses one tree object. */
+    private readonly readTree: (oid: string) => Promise<TreeEntry[]>,
     private readonly gitdir: string,
-    private readonly cache: object,
     private readonly written: (path: string) => void,
     private readonly maxTrees = 20_000,
   ) {}
@@ -34,7 +33,7 @@ export class TreeStore {
     if (oid === EMPTY_TREE) return [];
     const hit = this.parsed.get(oid);
     if (hit) return hit;
-    const { tree } = await git.readTree({ fs: this.fs as typeof fs, gitdir: this.gitdir, oid, cache: this.cache });
+    const tree = await this.readTree(oid);
     if (this.parsed.size >= this.maxTrees) this.parsed.delete(this.parsed.keys().next().value!);
     this.parsed.set(oid, tree);
     return tree;

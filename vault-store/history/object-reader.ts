@@ -1,9 +1,10 @@
-import git from 'isomorphic-git';
+import git, { type TreeEntry } from 'isomorphic-git';
 import { promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { QuireError } from '../errors.js';
 import type { CommitInfo, GitRepo } from '../git/repo.js';
+import { parseTree } from '../git/tree-parse.js';
 import { inflateObject } from './inflate.js';
 import { PackFile, type PackedObject } from './pack-file.js';
 
@@ -26,13 +27,24 @@ export class ObjectReader {
 
   /** Blobs can be large: read and inflated off the event loop. */
   async blob(oid: string): Promise<Uint8Array> {
+    return (await this.data(oid)) ?? this.repo.readBlob(oid);
+  }
+
+  async tree(oid: string): Promise<TreeEntry[]> {
+    const data = await this.data(oid);
+    if (data) return parseTree(data);
+    return (await git.readTree({ fs: this.repo.fs, gitdir: this.repo.gitdir, oid, cache: this.repo.cache })).tree;
+  }
+
+  /** An object's content from a pack or a loose file; undefined when only isomorphic-git may know it. */
+  private async data(oid: string): Promise<Buffer | undefined> {
     checkOid(oid);
     // The pack index is in memory, so asking it first costs nothing; a failed open does.
     const packed = await this.packed(oid);
     if (packed) return packed.data;
     const deflated = await fsp.readFile(this.pathOf(oid)).catch(() => undefined);
     if (deflated) return unwrap(await inflateObject(deflated));
-    return (await this.repacked(oid))?.data ?? this.repo.readBlob(oid);
+    return (await this.repacked(oid))?.data;
   }
 
   /**

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import git from 'isomorphic-git';
+import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTree } from '../../../vault-store/git/tree-parse.js';
 import { ObjectReader } from '../../../vault-store/history/object-reader.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
@@ -50,5 +53,32 @@ describe('ObjectReader', () => {
     expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
     expect(Buffer.from(await reader.blob(oid)).toString()).to.equal('before the gc');
     expect((await reader.commit(v.vault.head)).tree).to.equal(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
+  });
+});
+
+describe('reading trees', () => {
+  it('gives the entries isomorphic-git gives, loose and packed, and refuses names that escape the folder', async () => {
+    const v = await tempVault({ 'a.md': 'a', 'notes/b.md': 'b', 'notes/deep/c.md': 'c' });
+    try {
+      execFileSync('ln', ['-s', 'a.md', join(v.dir, 'link.md')]);
+      execFileSync('chmod', ['+x', join(v.dir, 'notes/b.md')]);
+      gitIn(v.dir, 'add', '-A');
+      gitIn(v.dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'modes');
+      const trees = gitIn(v.dir, 'rev-list', '--objects', 'HEAD').split('\n').map((l) => l.split(' ')[0]).filter((oid) => oid && gitIn(v.dir, 'cat-file', '-t', oid).trim() === 'tree');
+      const expected = async (oid: string) => (await git.readTree({ fs, gitdir: join(v.dir, '.git'), oid })).tree;
+      for (const pass of ['loose', 'packed']) {
+        if (pass === 'packed') gitIn(v.dir, 'gc', '-q', '--prune=now');
+        const reader = new ObjectReader(v.vault.repo);
+        for (const oid of trees) expect(await reader.tree(oid), `${pass} ${oid}`).to.deep.equal(await expected(oid));
+      }
+      const modes = (await new ObjectReader(v.vault.repo).tree(trees[0])).map((e) => e.mode);
+      expect(modes).to.include.members(['100644', '120000', '040000']);
+    } finally {
+      v.cleanup();
+    }
+    const entry = (name: string) => Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.alloc(20)]);
+    for (const name of ['..', '.', '.git', '.GIT', '.git.', 'a/b', '']) expect(() => parseTree(entry(name)), name).to.throw();
+    expect(parseTree(entry('.gitignore'))[0]).to.include({ path: '.gitignore', type: 'blob' });
+    expect(() => parseTree(Buffer.from('100644 truncated\0abc'))).to.throw('malformed');
   });
 });
