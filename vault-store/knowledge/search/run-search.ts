@@ -33,7 +33,7 @@ export interface SearchOutcome {
 }
 
 export const DEFAULT_LIMIT = 10;
-/** Candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
+/** Without holdings: candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
 const CANDIDATES = 500;
 const EXPANSIONS = 8;
 /**
@@ -45,10 +45,12 @@ const EXPANSION_CANDIDATES = 100;
 const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
 
 /**
- * Query → ranked pages. FlexSearch supplies candidates for each term (and for all terms
- * together); each candidate is scored with BM25F over our own statistics, scaled by the
- * share of query terms it matched. Filters apply before the cut to `limit`, and the
- * costlier checks (permission, phrase) run lazily in score order.
+ * Query → ranked pages. Every page holding a query term (read off FlexSearch's postings,
+ * see Holdings) is ranked by BM25F over our own statistics, scaled by the share of query
+ * terms it matched; only the few whose bound can reach the top are scored in full. A
+ * query with more alternatives than Holdings can track falls back to FlexSearch's best
+ * candidates per term. Filters apply before the cut to `limit`, and the costlier checks
+ * (permission, phrase) run lazily in score order.
  */
 export function runSearch(index: SearchIndex, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
@@ -65,13 +67,13 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     });
   }
   const required = phraseWords(clauses, slots);
-  if (required === undefined) pool = [];
+  if (required === undefined) return suggestion === undefined ? { results: [] } : { results: [], suggestion };
   const bounds = holdings ? holdings.bounds(pool) : new Float64Array(pool.length).fill(Infinity);
   const ranked = bestFirst(bounds, (i) => {
     const doc = index.docs[pool[i]];
     if (!doc) return undefined;
     const held = holdings ? holdings.mask(doc.id) : ALL;
-    if ((held & required!) !== required) return undefined;
+    if ((held & required) !== required) return undefined;
     const total = scoreDoc(bm25, doc, slots, held);
     return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
   });
