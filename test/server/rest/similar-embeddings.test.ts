@@ -2,14 +2,13 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { topicVector } from '../../helpers/topic-model.js';
 
 const PAGES: Record<string, string> = {
   'garden/compost.md': '# Compost\nTurn the compost pile every two weeks.',
   'garden/beds.md': '# Raised beds\nCedar boards last about ten years.',
   'kitchen/bread.md': '# Sourdough\nFeed the starter twice a day.',
 };
-/** One dimension per topic, so "loaf" (in no page) lands on the bread page, as with a real model. */
-const TOPICS = [['compost', 'pile'], ['sourdough', 'starter', 'loaf'], ['cedar', 'beds', 'boards']];
 
 describe('REST similar with an embeddings endpoint configured', () => {
   let endpoint: Server;
@@ -26,10 +25,7 @@ describe('REST similar with an embeddings endpoint configured', () => {
         requests.push(request);
         if (fail || req.url !== '/v1/embeddings') return void res.writeHead(fail ? 503 : 404).end();
         // Answered in reverse order: the client must place vectors by `index`.
-        const data = request.input.map((text, index) => {
-          const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-          return { index, embedding: TOPICS.map((topic) => words.filter((w) => topic.includes(w)).length + 0.01) };
-        });
+        const data = request.input.map((text, index) => ({ index, embedding: topicVector(text) }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: data.reverse() }));
       });
     });

@@ -6,16 +6,12 @@ import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Pages } from '../../../vault-store/pages.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
+import { topicVector } from '../../helpers/topic-model.js';
 
-/** A stand-in model with one dimension per topic: synonyms land together, as with a real one. */
-const TOPICS = [['compost', 'pile', 'mulch'], ['bread', 'sourdough', 'loaf', 'starter'], ['cedar', 'beds', 'boards']];
 function topicModel(calls: string[][]): Embed {
   return async (texts) => {
     calls.push(texts);
-    return texts.map((text) => {
-      const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-      return Float32Array.from(TOPICS, (topic) => words.filter((w) => topic.includes(w)).length + 0.01);
-    });
+    return texts.map((text) => Float32Array.from(topicVector(text)));
   };
 }
 
