@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import { withFrontmatter } from './markdown/frontmatter.js';
 import type { Pages } from './pages.js';
 import type { Author } from './vault.js';
 
@@ -31,7 +31,7 @@ export async function capture(pages: Pages, author: Author, input: CaptureInput,
   const data: Record<string, string> = { title: input.title };
   if (input.source) data.source = input.source;
   data.captured_at = now.toISOString();
-  const content = matter.stringify(input.content.endsWith('\n') ? input.content : `${input.content}\n`, data);
+  const content = withFrontmatter(data, input.content.endsWith('\n') ? input.content : `${input.content}\n`);
   const vault = pages.vault;
   let chosen = '';
   return vault.exclusive(async () => {

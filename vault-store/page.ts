@@ -1,5 +1,6 @@
-import matter from 'gray-matter';
 import { posix } from 'node:path';
+import { readFrontmatter } from './markdown/frontmatter.js';
+import { scanMarkdown, type HeadingSpan } from './markdown/scan.js';
 
 export interface PageLink {
   /** As written for wiki links ("Note", "folder/Note"); vault-relative path for markdown links. */
@@ -13,26 +14,16 @@ export interface PageLink {
 export interface ParsedPage {
   title: string;
   frontmatter: Record<string, unknown>;
-  /** Set when the YAML frontmatter does not parse; the page is still served. */
+  /** Set when the frontmatter is not read (not YAML, invalid, too large); the page is still served. */
   frontmatterError?: string;
   /** Content after the frontmatter block. */
   body: string;
-  /** Line number (1-based) where `body` starts in the file. */
-  bodyLine: number;
   tags: string[];
   links: PageLink[];
+  /** ATX headings outside fenced code, empty ones (a bare `##`) included. */
+  headings: HeadingSpan[];
 }
 
-const FENCE = /^\s*(```|~~~)/;
-
-/** True for a line that opens or closes fenced code: every parser of page text skips what is between. */
-export function isFenceLine(line: string): boolean {
-  return FENCE.test(line);
-}
-const WIKI = /!?\[\[([^\]\n]+?)\]\]/g;
-const MD_LINK = /!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
-// A tag needs one non-digit so "#1" in prose is not a tag (Obsidian's rule).
-const TAG = /(?:^|[\s(])#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 export function titleFromPath(path: string): string {
@@ -44,11 +35,6 @@ function frontmatterTags(value: unknown): string[] {
   return list.filter((t): t is string | number => typeof t === 'string' || typeof t === 'number')
     .map((t) => String(t).replace(/^#/, '').trim())
     .filter(Boolean);
-}
-
-function wikiTarget(inner: string): string {
-  // [[Target#Heading|Alias]] → "Target"; [[#Heading]] points at the page itself → "".
-  return inner.split('|')[0].split('#')[0].trim();
 }
 
 function markdownTarget(pagePath: string, href: string): string | undefined {
@@ -64,60 +50,26 @@ function markdownTarget(pagePath: string, href: string): string | undefined {
   return joined.startsWith('..') ? undefined : joined;
 }
 
-/** Scans the body once, skipping fenced code and inline code, for links, tags and the H1. */
-function scanBody(pagePath: string, body: string, firstLine: number) {
-  const links: PageLink[] = [];
-  const tags: string[] = [];
-  let heading: string | undefined;
-  let inFence = false;
-  body.split('\n').forEach((raw, i) => {
-    if (isFenceLine(raw)) { inFence = !inFence; return; }
-    if (inFence) return;
-    // Each regex runs only on lines holding its marker: most lines of prose hold none.
-    const line = raw.includes('`') ? raw.replace(/`[^`]*`/g, '') : raw;
-    const lineNo = firstLine + i;
-    if (heading === undefined && /^# \S/.test(line)) heading = line.slice(2).trim();
-    if (line.includes('[[')) {
-      for (const m of line.matchAll(WIKI)) {
-        const target = wikiTarget(m[1]);
-        if (target) links.push({ target, kind: 'wiki', line: lineNo });
-      }
-    }
-    if (line.includes('](')) {
-      for (const m of line.matchAll(MD_LINK)) {
-        const target = markdownTarget(pagePath, m[1]);
-        if (target) links.push({ target, kind: 'markdown', line: lineNo });
-      }
-    }
-    if (!line.includes('#') || /^#{1,6} /.test(line)) return; // a heading's "#" is not a tag
-    for (const m of line.matchAll(TAG)) tags.push(m[1]);
-  });
-  return { links, tags, heading };
-}
-
 export function parsePage(path: string, content: string): ParsedPage {
-  let frontmatter: Record<string, unknown> = {};
-  let frontmatterError: string | undefined;
-  let body = content;
-  try {
-    // Always pass an options object: without one gray-matter caches every input forever.
-    const parsed = matter(content, {});
-    frontmatter = (parsed.data ?? {}) as Record<string, unknown>;
-    body = parsed.content;
-  } catch (err) {
-    frontmatterError = (err as Error).message.split('\n')[0];
+  const frontmatter = readFrontmatter(content);
+  const scan = scanMarkdown(content, frontmatter.bodyStart);
+  const links: PageLink[] = [];
+  for (const link of scan.links) {
+    // [[Target#Heading|Alias]] → "Target"; [[#Heading]] points at the page itself and is skipped.
+    const target = link.kind === 'wiki' ? link.target.trim() : markdownTarget(path, link.target);
+    if (target) links.push({ target, kind: link.kind, line: link.line });
   }
-  const bodyLine = content.slice(0, content.length - body.length).split('\n').length;
-  const scan = scanBody(path, body, bodyLine);
-  const fmTitle = typeof frontmatter.title === 'string' && frontmatter.title.trim() ? frontmatter.title.trim() : undefined;
-  const tags = [...new Set([...frontmatterTags(frontmatter.tags), ...scan.tags])];
+  const { title: fmTitle, tags: fmTags } = frontmatter.data;
+  const tags = new Set(frontmatterTags(fmTags));
+  for (const tag of scan.tags) tags.add(tag.name);
+  const title = typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle.trim() : scan.headings.find((h) => h.level === 1 && h.text !== '')?.text;
   return {
-    title: fmTitle ?? scan.heading ?? titleFromPath(path),
-    frontmatter,
-    ...(frontmatterError ? { frontmatterError } : {}),
-    body,
-    bodyLine,
-    tags,
-    links: scan.links,
+    title: title ?? titleFromPath(path),
+    frontmatter: frontmatter.data,
+    ...(frontmatter.error ? { frontmatterError: frontmatter.error } : {}),
+    body: content.slice(frontmatter.bodyStart),
+    tags: [...tags],
+    links,
+    headings: scan.headings,
   };
 }

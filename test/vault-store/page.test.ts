@@ -27,4 +27,22 @@ describe('page parsing', () => {
     expect(page.frontmatter).to.deep.equal({});
     expect(page.title).to.equal('Still here');
   });
+
+  it('takes the title from the first level-1 heading by the CommonMark rule, outside any fence', () => {
+    expect(parsePage('p.md', '# C#\n').title).to.equal('C#');
+    expect(parsePage('p.md', '````\n# Fenced\n```\n# Still fenced\n````\n#\n  # Real #\n').title).to.equal('Real');
+    expect(parsePage('p.md', '    # Indented code\n').title).to.equal('p');
+  });
+
+  it('takes no tag from a link target, a code span or a heading line', () => {
+    const page = parsePage('p.md', '## Plan #draft\nSee [x](#anchor) (#open) ``a ` #code`` and #real\n');
+    expect(page.tags).to.deep.equal(['open', 'real']);
+  });
+
+  it('reads front-matter as data only: a ---js block is reported and its text is not body', () => {
+    const page = parsePage('p.md', '---js\n{ title: "x" }\n---\n# Body\n');
+    expect(page).to.include({ title: 'Body', body: '# Body\n' });
+    expect(page.frontmatter).to.deep.equal({});
+    expect(page.frontmatterError).to.equal('front-matter language "js" is not supported; only YAML is read');
+  });
 });

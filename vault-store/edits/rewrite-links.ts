@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
-import { isFenceLine } from '../page.js';
+import { bodyStart } from '../markdown/frontmatter.js';
+import { scanMarkdown, type LinkSpan } from '../markdown/scan.js';
 
-const WIKI = /(!?\[\[)([^\]\n|#]*)([^\]\n]*\]\])/g;
-const MD_LINK = /(!?\[[^\]\n]*\]\()([^)\s]+)((?:\s+"[^"]*")?\))/g;
+const NOT_A_PAGE = /^[a-z][a-z0-9+.-]*:|^#|^\//i;
 
 /** A markdown href from `fromPath`'s folder to `toPath`, segments URI-encoded. */
 function relativeHref(fromPath: string, toPath: string): string {
@@ -30,23 +30,29 @@ export interface LinkRewrite {
   newWikiTarget: string;
 }
 
+/** What the link's target should now say, or undefined to leave it. */
+function newTarget(link: LinkSpan, sourcePath: string, oldSourcePath: string, move: LinkRewrite): string | undefined {
+  if (link.kind === 'wiki') return move.wikiTargets.has(link.target.trim()) ? move.newWikiTarget : undefined;
+  const href = link.target;
+  if (NOT_A_PAGE.test(href) || resolveHref(oldSourcePath, href) !== move.from) return undefined;
+  const anchor = href.includes('#') ? href.slice(href.indexOf('#')) : '';
+  return `${relativeHref(sourcePath, move.to)}${anchor}`;
+}
+
 /**
- * Rewrites the links of one page that point at a moved page, leaving aliases, headings
- * and everything inside code untouched. `sourcePath` is where the page lives after the move.
+ * Rewrites the links of one page that point at a moved page: only the targets of the links
+ * the scanner finds in the body, so aliases, headings, front-matter and code stay untouched.
+ * `sourcePath` is where the page lives after the move.
  */
 export function rewriteLinks(content: string, sourcePath: string, oldSourcePath: string, move: LinkRewrite): string {
-  let inFence = false;
-  return content.split('\n').map((line) => {
-    if (isFenceLine(line)) { inFence = !inFence; return line; }
-    if (inFence) return line;
-    // Inline code spans are skipped by splitting them out and rewriting only the rest.
-    return line.split(/(`[^`]*`)/).map((part) => (part.startsWith('`') ? part : part
-      .replace(WIKI, (all, open: string, target: string, rest: string) =>
-        (move.wikiTargets.has(target.trim()) ? `${open}${move.newWikiTarget}${rest}` : all))
-      .replace(MD_LINK, (all, open: string, href: string, close: string) => {
-        if (/^[a-z][a-z0-9+.-]*:|^#|^\//i.test(href) || resolveHref(oldSourcePath, href) !== move.from) return all;
-        const anchor = href.includes('#') ? href.slice(href.indexOf('#')) : '';
-        return `${open}${relativeHref(sourcePath, move.to)}${anchor}${close}`;
-      }))).join('');
-  }).join('\n');
+  let out = '';
+  let copied = 0;
+  for (const link of scanMarkdown(content, bodyStart(content)).links) {
+    // A markdown href can hold a wiki link: once the outer link is rewritten, the inner one is gone.
+    const target = link.targetStart >= copied ? newTarget(link, sourcePath, oldSourcePath, move) : undefined;
+    if (target === undefined) continue;
+    out += content.slice(copied, link.targetStart) + target;
+    copied = link.targetEnd;
+  }
+  return out + content.slice(copied);
 }

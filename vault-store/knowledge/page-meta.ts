@@ -1,4 +1,4 @@
-import { isFenceLine, parsePage, type PageLink } from '../page.js';
+import { parsePage, type PageLink } from '../page.js';
 
 export interface Heading {
   level: number;
@@ -32,19 +32,6 @@ function aliasesOf(value: unknown): string[] {
   return list.filter((a): a is string => typeof a === 'string' && a.trim() !== '').map((a) => a.trim());
 }
 
-function headingsOf(body: string, firstLine: number): Heading[] {
-  const out: Heading[] = [];
-  let inFence = false;
-  body.split('\n').forEach((line, i) => {
-    // Only a line starting with "#" or holding a fence can matter: skip the regexes for the rest.
-    if (line[0] !== '#' && !line.includes('```') && !line.includes('~~~')) return;
-    if (isFenceLine(line)) inFence = !inFence;
-    const m = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m) out.push({ level: m[1].length, text: m[2], line: firstLine + i });
-  });
-  return out;
-}
-
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Runs of letters and digits; in ASCII text that is [A-Za-z0-9], counted without a regex match per word. */
@@ -73,7 +60,7 @@ export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMet
     tags: parsed.tags,
     aliases: aliasesOf(parsed.frontmatter.aliases),
     links: parsed.links,
-    headings: headingsOf(parsed.body, parsed.bodyLine),
+    headings: parsed.headings.filter((h) => h.text !== '').map(({ level, text, line }) => ({ level, text, line })),
     size: bytes.byteLength,
     words,
     ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}),

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { MAX_FRONTMATTER_BYTES } from '../../../vault-store/markdown/frontmatter.js';
+import { scanMarkdown } from '../../../vault-store/markdown/scan.js';
+import { parsePage } from '../../../vault-store/page.js';
+
+const MIB = 1 << 20;
+// Pages arrive decoded from bytes, as flat strings; `repeat` alone builds a rope.
+const flat = (text: string) => Buffer.from(text).toString();
+const fill = (unit: string, size = MIB) => flat(unit.repeat(Math.ceil(size / unit.length)).slice(0, size));
+
+function backtickRuns(nextLength: (n: number) => number): string {
+  let text = '';
+  for (let n = 1; text.length < MIB; n = nextLength(n)) text += `${'`'.repeat(n)}a`;
+  return flat(text.slice(0, MIB));
+}
+
+const HOSTILE_PAGES: Record<string, string> = {
+  '[': fill('['),
+  '](': fill(']('),
+  '[](x': fill('[](x'),
+  '[](x "': fill('[](x "'),
+  '[x](': fill('[x]('),
+  '[[': fill('[['),
+  '[[a|': fill('[[a|'),
+  '![': fill('!['),
+  '#': fill('#'),
+  '#1': fill('#1'),
+  'spaces then #': fill(' #'),
+  'one long run of spaces, then #': flat(`${' '.repeat(MIB - 1)}#`),
+  'backtick runs of every length up to 1,447, none closed': backtickRuns((n) => n + 1),
+  'backtick runs cycling through lengths 1..64': backtickRuns((n) => (n % 64) + 1),
+  'nested brackets': flat('['.repeat(MIB / 2) + ']'.repeat(MIB / 2)),
+  'nested brackets, never closed twice': fill('[[[]'),
+  '(((': fill('('),
+  '"': fill('"'),
+  'fence lines': fill('```\n'),
+};
+
+/** A billion-laughs block: nine levels of lists of aliases to the level below. */
+function aliasBomb(): string {
+  let yaml = 'a0: &a0 ["lol"]\n';
+  for (let i = 1; i <= 9; i++) yaml += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]\n`;
+  return `---\n${yaml}---\n`;
+}
+
+// Blocks just under the cap that the yaml library reads slowest, valid or not.
+const HOSTILE_BLOCKS: Record<string, string> = {
+  'one complex key after another': '? [a]\n: b\n',
+  'key lines': 'k: v\n',
+  'flow lists': 'k: [a, b]\n',
+  'blank lines': '\n',
+  'unclosed quotes': 'a: "\n',
+  'keys nested one space deeper': 'a:\n ',
+  'unknown tags': 'a: !foo x\n',
+  'anchors': '&a ',
+};
+
+/**
+ * CPU milliseconds, best of three, so a busy machine (other test files run in parallel) does
+ * not decide: a quadratic pass takes seconds here, not 100 ms.
+ */
+function bestMs(run: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(started);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+
+describe('markdown scanning is linear on 1 MiB hostile pages', function () {
+  this.timeout(60_000);
+
+  // Timed runs measure compiled code, as on a running server: V8 first interprets what it has
+  // not yet run, several times slower, whatever the algorithm.
+  before(() => {
+    for (const unit of Object.values(HOSTILE_BLOCKS)) parsePage('p.md', `---\n${fill(unit, MAX_FRONTMATTER_BYTES - 1)}\n---\n`);
+    parsePage('p.md', Object.values(HOSTILE_PAGES).join('\n'));
+  });
+
+  for (const [name, page] of Object.entries(HOSTILE_PAGES)) {
+    it(`scans "${name}", and parses it under an alias bomb, in 100 ms or less each`, () => {
+      expect(bestMs(() => scanMarkdown(page)), 'scan').to.be.at.most(100);
+      const withBomb = aliasBomb() + page;
+      expect(parsePage('p.md', withBomb).frontmatterError).to.match(/alias/);
+      expect(bestMs(() => parsePage('p.md', withBomb)), 'parse').to.be.at.most(100);
+    });
+  }
+
+  // The front-matter cap exists so the slowest block the yaml library can be fed stays well
+  // inside the 200 ms the attack suite lets /healthz wait (about 40 ms on a quiet machine).
+  for (const [name, unit] of Object.entries(HOSTILE_BLOCKS)) {
+    it(`parses a page whose front-matter is ${MAX_FRONTMATTER_BYTES} bytes of ${name} in 200 ms or less`, () => {
+      const page = `---\n${fill(unit, MAX_FRONTMATTER_BYTES - 1)}\n---\n${HOSTILE_PAGES['[](x']}`;
+      expect(bestMs(() => parsePage('p.md', page))).to.be.at.most(200);
+    });
+  }
+});
