@@ -1,4 +1,5 @@
 import { isPagePath } from './paths.js';
+import { parentOf } from './symlinks.js';
 
 export interface ManifestEntry {
   /** Git blob id of the file at HEAD. */
@@ -10,10 +11,14 @@ export interface ManifestEntry {
 /**
  * What HEAD holds, in memory: every file's blob id, plus a case-folded index of pages
  * for CASE_COLLISION. Rebuilt from the tree at open, updated by each commit.
+ * Symbolic links (git mode 120000, only ever made with git) are kept apart: their blob is
+ * the link's target path, not content, so they are no file or page here, and nothing is
+ * written at or beneath them.
  */
 export class Manifest {
   private readonly files = new Map<string, ManifestEntry>();
   private readonly folded = new Map<string, string>();
+  private readonly links = new Set<string>();
   private sortedPages: string[] | undefined;
 
   get(path: string): ManifestEntry | undefined {
@@ -21,6 +26,8 @@ export class Manifest {
   }
 
   set(path: string, entry: ManifestEntry): void {
+    // A file committed where a link was (replaced in the folder by a real file or folder) ends it.
+    for (let at = path; at !== '' && this.links.size; at = parentOf(at)) this.links.delete(at);
     if (!this.files.has(path)) this.sortedPages = undefined;
     this.files.set(path, entry);
     if (isPagePath(path)) this.folded.set(path.toLowerCase(), path);
@@ -30,6 +37,21 @@ export class Manifest {
     if (!this.files.delete(path)) return;
     this.sortedPages = undefined;
     if (this.folded.get(path.toLowerCase()) === path) this.folded.delete(path.toLowerCase());
+  }
+
+  addLink(path: string): void {
+    this.links.add(path);
+  }
+
+  /** `path` or the folder above it that is a symbolic link at HEAD, if any. */
+  symlinkOn(path: string): string | undefined {
+    if (!this.links.size) return undefined;
+    let prefix = '';
+    for (const part of path.split('/')) {
+      prefix = prefix === '' ? part : `${prefix}/${part}`;
+      if (this.links.has(prefix)) return prefix;
+    }
+    return undefined;
   }
 
   /** An existing page whose path equals `path` but for case, if any. */

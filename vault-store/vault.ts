@@ -1,10 +1,12 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFile } from './atomic-file.js';
+import { replaceFileUnder } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { GitRepo, hashBlob, type Signature } from './git/repo.js';
+import { SYMLINK_MODE } from './git/tree-parse.js';
 import { objectReaderFor } from './history/object-reader.js';
 import { Manifest } from './manifest.js';
+import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
 import { reconcileWorkingFiles } from './watcher/external-edits.js';
 import { WriteQueue } from './write-queue.js';
 
@@ -72,7 +74,10 @@ export class Vault {
     const { tree, author } = await repo.readCommit(head);
     const manifest = new Manifest();
     // Times are looked up lazily: a stat per file here was most of opening a 10k vault.
-    for (const file of await repo.trees.files(tree)) manifest.set(file.path, { oid: file.oid });
+    for (const file of await repo.trees.files(tree)) {
+      if (file.mode === SYMLINK_MODE) manifest.addLink(file.path);
+      else manifest.set(file.path, { oid: file.oid });
+    }
     return new Vault(repo, manifest, head, now, new Date(author.timestamp * 1000));
   }
 
@@ -84,7 +89,7 @@ export class Vault {
     const entry = this.manifest.get(path);
     if (!entry) throw new QuireError('NOT_FOUND', `No file at ${path}`, { path });
     if (entry.updatedAt) return entry.updatedAt;
-    const mtime = (await fsp.stat(join(this.dir, path)).catch(() => undefined))?.mtime;
+    const mtime = (await fsp.lstat(join(this.dir, path)).catch(() => undefined))?.mtime;
     // A commit may have set the time while the stat ran; it wins.
     entry.updatedAt ??= mtime ?? this.openedHeadTime;
     return entry.updatedAt;
@@ -125,11 +130,14 @@ export class Vault {
    * An edit made in the working tree to a planned path that the watcher has not committed
    * yet is committed first (as `external`) and the plan re-run against it, so neither is
    * lost and a `base_hash` taken before that edit gets CONFLICT.
+   * A planned path at or beneath a symbolic link is refused (INVALID_PATH) before anything is
+   * read or written.
    */
   mutate(author: Author, subject: string, plan: () => FileChange[] | Promise<FileChange[]>): Promise<CommitEvent | undefined> {
+    const checkedPlan = async () => this.refuseSymlinks(await plan());
     return this.queue.run(async () => {
-      let planned = await plan();
-      if (await reconcileWorkingFiles(this, planned.map((c) => c.path))) planned = await plan();
+      let planned = await checkedPlan();
+      if (await reconcileWorkingFiles(this, planned.map((c) => c.path))) planned = await checkedPlan();
       return this.writeCommit(author, subject, planned);
     });
   }
@@ -140,6 +148,7 @@ export class Vault {
    * a caller that plans from current contents calls `reconcileWorkingFiles` before planning.
    */
   async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
+    this.refuseSymlinks(planned);
     await reconcileWorkingFiles(this, planned.filter((c) => !c.inWorkingTree).map((c) => c.path));
     return this.writeCommit(author, subject, planned);
   }
@@ -170,7 +179,7 @@ export class Vault {
     // Working files first, ref last: after a crash in between, HEAD is the old commit and
     // the start-up scan commits the newer files, so nothing written is lost.
     // Objects are fsynced in the same parallel round as the working files.
-    await Promise.all([this.repo.flushObjects(), ...changes.filter((c) => !c.inWorkingTree).map((c) => this.writeWorkingFile(c.path, c.content))]);
+    await Promise.all([this.repo.flushObjects(), ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content))]);
     await this.repo.moveRef(commit);
     this.headOid = commit;
     for (const c of changes) {
@@ -190,10 +199,20 @@ export class Vault {
     return event;
   }
 
-  private async writeWorkingFile(path: string, content: Uint8Array | null): Promise<void> {
-    const target = join(this.dir, path);
-    if (content === null) await fsp.rm(target, { force: true });
-    else await atomicWriteFile(target, content);
+  /**
+   * Throws INVALID_PATH when a change the server would write lies at or beneath a symbolic
+   * link, in git or in the folder: writing there would replace a link git keeps, or land
+   * wherever the link points. Edits already in the working tree write nothing and pass.
+   */
+  private refuseSymlinks(planned: FileChange[]): FileChange[] {
+    for (const { path, inWorkingTree } of planned) {
+      if (inWorkingTree) continue;
+      const inGit = this.manifest.symlinkOn(path);
+      if (inGit !== undefined) throw symlinkRefusal(path, inGit, 'git');
+      const inFolder = symlinkOnPath(this.dir, path);
+      if (inFolder !== undefined) throw symlinkRefusal(path, inFolder, 'folder');
+    }
+    return planned;
   }
 
   /** Throws CONFLICT unless the page's current blob id matches the caller's expectation. */

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { QuireError } from '../errors.js';
+import { SYMLINK_MODE } from '../git/tree-parse.js';
 import type { TreeFile } from '../git/tree-store.js';
 import { objectReaderFor } from '../history/object-reader.js';
 import type { Vault } from '../vault.js';
@@ -25,6 +26,8 @@ const WINDOW = 32;
 
 /**
  * Streams a zip of every file of one commit's tree (pages and attachments) to `out`.
+ * Symbolic links committed with git are left out: a link entry would make unzip create a
+ * link pointing anywhere on the machine it is unpacked on.
  * Blobs come from that fixed tree, never the working folder, so writes landing meanwhile
  * cannot tear the archive. Memory is bounded by the read-ahead window plus the central
  * directory. Stops (rejecting with an AbortError) when `signal` aborts or `out` closes
@@ -70,6 +73,7 @@ export async function exportZip(vault: Vault, options: ExportOptions, out: Writa
 }
 
 function exported(file: TreeFile, visible?: (path: string) => boolean): boolean {
+  if (file.mode === SYMLINK_MODE) return false;
   // A tree cannot hold `.git` by git's rules; a hand-made one must still never leak it.
   if (file.path.split('/').some((part) => part.toLowerCase() === '.git')) return false;
   return !visible || visible(file.path);

@@ -45,12 +45,16 @@ export class GitRepo {
     this.trees = new TreeStore((oid) => objectReaderFor(this).tree(oid), this.gitdir, (path) => this.trackObject(path));
   }
 
-  /** Opens the repo at `dir`, creating it (with an empty first commit) when absent. */
+  /**
+   * Opens the repo at `dir`, creating it (with an empty first commit) when absent. `dir` is
+   * resolved once here: the data folder may live behind a symbolic link, while no link
+   * inside the vault is ever followed (see symlinks.ts).
+   */
   static async open(dir: string, now: () => Date = () => new Date()): Promise<GitRepo> {
-    const repo = new GitRepo(dir);
     await fsp.mkdir(dir, { recursive: true });
+    const repo = new GitRepo(await fsp.realpath(dir));
     if (!fs.existsSync(repo.gitdir)) {
-      await git.init({ fs: repo.fs, dir, defaultBranch: BRANCH });
+      await git.init({ fs: repo.fs, dir: repo.dir, defaultBranch: BRANCH });
       const oid = await repo.commit({ tree: EMPTY_TREE, parents: [], message: 'Initialize vault', author: { name: 'quire', email: 'quire@localhost' }, when: now() });
       await repo.moveRef(oid);
     }

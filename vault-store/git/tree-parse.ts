@@ -1,5 +1,8 @@
 import type { TreeEntry } from 'isomorphic-git';
 
+/** The mode of a symbolic link: its blob holds the target's path, never content. */
+export const SYMLINK_MODE = '120000';
+
 /** Entry names git itself refuses to check out (its verify_path): they would point outside the folder. */
 const UNSAFE = /^(?:\.{1,2}|\.git)$/i;
 
@@ -29,7 +32,7 @@ function normalMode(mode: string): string {
   if (/^0?4/.test(mode)) return '040000';
   if (mode.startsWith('1006')) return '100644';
   if (mode.startsWith('1007')) return '100755';
-  if (mode.startsWith('120')) return '120000';
+  if (mode.startsWith('120')) return SYMLINK_MODE;
   if (mode.startsWith('160')) return '160000';
   throw new Error(`unknown git file mode ${mode}`);
 }

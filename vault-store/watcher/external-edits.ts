@@ -2,8 +2,9 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { QuireError } from '../errors.js';
 import { normalizePagePath, normalizePrefix } from '../paths.js';
+import { symlinkOnPath } from '../symlinks.js';
 import type { Author, CommitEvent, FileChange, Vault } from '../vault.js';
-import { diffWorkingFiles, isHiddenPath, listWorkingFiles } from './working-files.js';
+import { diffWorkingFiles, isHiddenPath, listWorkingFiles, type OnSymlink } from './working-files.js';
 
 /** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
 export const EXTERNAL_AUTHOR: Author = {
@@ -13,7 +14,7 @@ export const EXTERNAL_AUTHOR: Author = {
 };
 
 export interface ExternalEditOptions {
-  /** Told about each file left out because its path breaks the path rules. */
+  /** Told about each file left out because its path breaks the path rules, and each symbolic link (reason "symlink"). */
   onSkip?: (path: string, reason: string) => void;
 }
 
@@ -40,8 +41,8 @@ function subjectFor(changes: FileChange[]): string {
  * HEAD, as the external author. `Vault.mutate` runs it on the paths it is about to write so
  * an edit the watcher has not committed yet is kept in history, not overwritten.
  */
-export async function reconcileWorkingFiles(vault: Vault, paths: readonly string[]): Promise<CommitEvent | undefined> {
-  const changes = await diffWorkingFiles(vault.dir, vault.manifest, paths);
+export async function reconcileWorkingFiles(vault: Vault, paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
+  const changes = await diffWorkingFiles(vault.dir, vault.manifest, paths, onSymlink);
   return changes.length ? vault.commitChanges(EXTERNAL_AUTHOR, subjectFor(changes), changes) : undefined;
 }
 
@@ -49,23 +50,29 @@ export async function reconcileWorkingFiles(vault: Vault, paths: readonly string
  * Every file a set of changed paths may stand for. A path can name a file, a folder (new,
  * or moved in whole) or something gone (a deleted file or folder), so folders are listed
  * and HEAD's files beneath a folder or a vanished path are included to catch deletes.
+ * A path at or beneath a symbolic link stands for nothing: the link goes to `onSymlink`.
  */
-async function affectedFiles(vault: Vault, roots: readonly string[]): Promise<Set<string>> {
+async function affectedFiles(vault: Vault, roots: readonly string[], onSymlink?: OnSymlink): Promise<Set<string>> {
   const files = new Set<string>();
   const beneath: string[] = [];
   for (const root of roots) {
     if (root === '') {
-      for (const path of await listWorkingFiles(vault.dir)) files.add(path);
+      for (const path of await listWorkingFiles(vault.dir, '', onSymlink)) files.add(path);
       beneath.push('');
       continue;
     }
     if (isHiddenPath(root)) continue;
+    const link = symlinkOnPath(vault.dir, root);
+    if (link !== undefined) {
+      onSymlink?.(link);
+      continue;
+    }
     const atHead = vault.manifest.get(root) !== undefined;
     if (atHead) files.add(root);
     const stat = await fsp.lstat(join(vault.dir, root)).catch(() => undefined);
     if (stat?.isFile()) files.add(root);
     else if (stat?.isDirectory()) {
-      for (const path of await listWorkingFiles(vault.dir, root)) files.add(path);
+      for (const path of await listWorkingFiles(vault.dir, root, onSymlink)) files.add(path);
       beneath.push(`${root}/`);
     } else if (!stat && !atHead) beneath.push(`${root}/`);
   }
@@ -91,16 +98,17 @@ export async function uncommittedEdits(vault: Vault, paths: readonly string[]): 
 /**
  * Commits what changed in the working tree at `paths` (all of it when omitted) as one
  * commit by the external author, through the vault's queue. Files whose paths break the
- * path rules are reported to `onSkip` and never committed.
+ * path rules, and symbolic links, are reported to `onSkip` and never committed.
  */
 export function commitExternalEdits(vault: Vault, paths?: readonly string[], options: ExternalEditOptions = {}): Promise<CommitEvent | undefined> {
+  const onSymlink = options.onSkip && ((path: string) => options.onSkip!(path, 'symlink'));
   return vault.exclusive(async () => {
     const valid: string[] = [];
-    for (const path of await affectedFiles(vault, paths ?? [''])) {
+    for (const path of await affectedFiles(vault, paths ?? [''], onSymlink)) {
       const reason = invalidPathReason(path);
       if (reason === undefined) valid.push(path);
       else options.onSkip?.(path, reason);
     }
-    return reconcileWorkingFiles(vault, valid);
+    return reconcileWorkingFiles(vault, valid, onSymlink);
   });
 }

@@ -23,7 +23,7 @@ export interface WatcherState {
   folders: number;
   lastCommit?: { commit: string; at: string; files: number };
   lastError?: { message: string; at: string };
-  /** Working files never committed because their paths break the path rules. */
+  /** Working files never committed: their paths break the path rules, or they are symbolic links (reason "symlink"). */
   skipped: { path: string; reason: string }[];
 }
 
@@ -110,7 +110,7 @@ export class VaultWatcher {
     const settled: string[] = [];
     let wait = 0;
     for (const path of [...this.pending]) {
-      const stat = await fsp.stat(join(this.vault.dir, path)).catch(() => undefined);
+      const stat = await fsp.lstat(join(this.vault.dir, path)).catch(() => undefined);
       const age = stat ? now - stat.mtimeMs : Infinity;
       if (age >= this.stabilityMs) settled.push(path);
       else wait = Math.max(wait, this.stabilityMs - age);

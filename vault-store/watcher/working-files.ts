@@ -1,8 +1,9 @@
-import { promises as fsp, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { join } from 'node:path';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
+import { parentOf, symlinkOnPath } from '../symlinks.js';
 import type { FileChange } from '../vault.js';
 
 /**
@@ -20,8 +21,15 @@ export function isHiddenPath(path: string): boolean {
   return path.split('/').some((segment) => segment.startsWith('.'));
 }
 
-/** Regular files under `root`/`sub`, vault-relative with "/" separators; hidden entries and symlinks are skipped. */
-export async function listWorkingFiles(root: string, sub = ''): Promise<string[]> {
+/** Told the vault path of each symbolic link met in the working tree (it is never followed). */
+export type OnSymlink = (path: string) => void;
+
+/**
+ * Regular files under `root`/`sub`, vault-relative with "/" separators. Hidden entries are
+ * skipped; symbolic links are reported to `onSymlink` and neither read nor descended into.
+ * The caller checks that `sub` itself lies beneath no link.
+ */
+export async function listWorkingFiles(root: string, sub = '', onSymlink?: OnSymlink): Promise<string[]> {
   const found: string[] = [];
   const walk = async (rel: string): Promise<void> => {
     const entries = await fsp.readdir(join(root, rel), { withFileTypes: true }).catch(() => []);
@@ -31,6 +39,7 @@ export async function listWorkingFiles(root: string, sub = ''): Promise<string[]
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) folders.push(walk(path));
       else if (entry.isFile()) found.push(path);
+      else if (entry.isSymbolicLink()) onSymlink?.(path);
     }
     await Promise.all(folders);
   };
@@ -38,30 +47,53 @@ export async function listWorkingFiles(root: string, sub = ''): Promise<string[]
   return found;
 }
 
-/** The bytes of a working file, or null when there is no regular file there. */
-function readWorkingFile(root: string, path: string): Uint8Array | null {
+/** O_NONBLOCK: a FIFO named like a page must not hang the read; it is no regular file anyway. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The bytes of a working file; null when there is no regular file there; or the symbolic
+ * link (the file itself or a folder above it) that stands in the way, never read through.
+ */
+function readWorkingFile(root: string, path: string, known: Map<string, boolean>): Uint8Array | null | { symlink: string } {
+  const link = symlinkOnPath(root, parentOf(path), known);
+  if (link !== undefined) return { symlink: link };
+  let fd: number;
   try {
-    return readFileSync(join(root, path));
+    fd = openSync(join(root, path), READ_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+    if (code === 'ELOOP') return { symlink: path };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+  } finally {
+    closeSync(fd);
   }
 }
 
 /**
  * The working files at `paths` whose bytes differ from HEAD, as changes to commit: new or
- * edited files carry their bytes, a file HEAD has but the folder lacks is a delete.
+ * edited files carry their bytes, a file HEAD has but the folder lacks is a delete. A path
+ * at or beneath a symbolic link is no change at all (HEAD keeps what it has there) and the
+ * link goes to `onSymlink`.
  */
-export async function diffWorkingFiles(root: string, manifest: Manifest, paths: readonly string[]): Promise<FileChange[]> {
+export async function diffWorkingFiles(root: string, manifest: Manifest, paths: readonly string[], onSymlink?: OnSymlink): Promise<FileChange[]> {
   const changes: FileChange[] = [];
+  const known = new Map<string, boolean>();
   let sliceStart = performance.now();
   for (const path of [...paths].sort()) {
-    const content = readWorkingFile(root, path);
-    const oid = content === null ? null : hashBlob(content);
-    if (oid !== (manifest.get(path)?.oid ?? null)) changes.push({ path, content, inWorkingTree: true });
+    const file = readWorkingFile(root, path, known);
+    if (file !== null && 'symlink' in file) onSymlink?.(file.symlink);
+    else {
+      const oid = file === null ? null : hashBlob(file);
+      if (oid !== (manifest.get(path)?.oid ?? null)) changes.push({ path, content: file, inWorkingTree: true });
+    }
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
+      // A folder may have been swapped for a link meanwhile: look again rather than trust the cache.
+      known.clear();
       sliceStart = performance.now();
     }
   }
