@@ -42,13 +42,18 @@ export class Pages {
     let i = lowerBound(all, after !== undefined && after >= prefix ? after : prefix);
     if (after !== undefined && all[i] === after) i += 1;
     const paths: string[] = [];
-    for (; i < all.length && paths.length < input.limit; i++) {
-      if (!all[i].startsWith(prefix)) break;
-      if (!input.visible || input.visible(all[i])) paths.push(all[i]);
+    // "More" means another visible page: hidden pages after the last one must not show as a cursor.
+    let more = false;
+    for (; i < all.length && all[i].startsWith(prefix); i++) {
+      if (input.visible && !input.visible(all[i])) continue;
+      if (paths.length === input.limit) {
+        more = true;
+        break;
+      }
+      paths.push(all[i]);
     }
-    const more = i < all.length && all[i].startsWith(prefix);
     const pages = await Promise.all(paths.map((p) => this.summary(p)));
-    return { pages, next_cursor: more && paths.length ? encodeCursor(paths[paths.length - 1]) : null };
+    return { pages, next_cursor: more ? encodeCursor(paths[paths.length - 1]) : null };
   }
 
   /** Create or update. `baseHash`: undefined = overwrite, null = must not exist, string = must match. */

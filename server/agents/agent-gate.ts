@@ -20,14 +20,25 @@ export function readsWholeVault(agent: Agent): boolean {
   return agent.read.includes('');
 }
 
+/** The owner, or an agent reading the whole vault: the callers whole-vault figures (commits, disk use) are for. */
+export function seesWholeVault(agent: Agent | undefined): boolean {
+  return !agent || readsWholeVault(agent);
+}
+
 function forbidden(agent: Agent, message: string, details: Record<string, unknown> = {}): QuireError {
   return new QuireError('AGENT_FORBIDDEN', message, { agent: agent.name, mode: agent.mode, ...details });
 }
 
+const folders = (prefixes: readonly string[]) => prefixes.map((p) => p || '(whole vault)').join(', ') || 'no folder';
+
+/**
+ * A path is writable where the agent may both write and read: a write (its CONFLICT, its
+ * returned page, its `created`) would otherwise tell the agent what a hidden path holds.
+ */
 function checkPaths(agent: Agent, paths: readonly string[]): void {
-  const outside = paths.filter((p) => !withinPrefixes(p, agent.write));
+  const outside = paths.filter((p) => !withinPrefixes(p, agent.write) || !withinPrefixes(p, agent.read));
   if (outside.length) {
-    throw forbidden(agent, `Agent ${agent.name} may only write under ${agent.write.map((p) => p || '(whole vault)').join(', ') || 'no folder'}; ${outside.join(', ')} is outside`, { paths: outside, write: agent.write });
+    throw forbidden(agent, `Agent ${agent.name} may only write under ${folders(agent.write)}, and only where it may read (${folders(agent.read)}); ${outside.join(', ')} is outside`, { paths: outside, write: agent.write, read: agent.read });
   }
 }
 
@@ -41,7 +52,7 @@ function boundAgent(agents: AgentStore, user: string, name: string): Agent {
 /**
  * The agent half of the effective right (scope ∩ agent), checked in `invoke` after the
  * input is parsed: owner-only and whole-vault operations, the agent's mode, and its write
- * prefixes. Returns the read predicate handlers must filter through.
+ * prefixes (within its read prefixes). Returns the read predicate handlers must filter through.
  */
 export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): AgentAccess {
   if (!credential.agent) return { visible: EVERYTHING };
@@ -49,11 +60,11 @@ export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Cr
   if (op.ownerOnly) throw forbidden(agent, `${op.name} is for the vault owner only; agent ${agent.name} cannot call it`);
   if (op.wholeVault && !readsWholeVault(agent)) throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
   if (op.scope !== 'read' && agent.mode === 'read') throw forbidden(agent, `Agent ${agent.name} is read-only; ${op.name} is refused`);
-  const writes = op.writes?.(input) ?? [];
-  if (writes.length && agent.mode === 'propose') {
+  // Every operation beyond reading, not only those that name paths (rebuild_index names none), except proposing.
+  if (op.scope !== 'read' && agent.mode === 'propose' && !op.proposes) {
     throw forbidden(agent, `Agent ${agent.name} may not write directly: send the change with create_proposal (POST /vault/proposals) for the owner to approve`);
   }
-  checkPaths(agent, [...writes, ...(op.proposes?.(input) ?? [])]);
+  checkPaths(agent, [...(op.writes?.(input) ?? []), ...(op.proposes?.(input) ?? [])]);
   return { agent, visible: (path) => withinPrefixes(path, agent.read) };
 }
 

@@ -5,7 +5,7 @@ import { similar } from '../../vault-store/knowledge/similar.js';
 import { generateAnswer } from '../llm/chat.js';
 import { defineOp } from './operation.js';
 import { visiblePath } from './pages.js';
-import { limit } from './schemas.js';
+import { limit, pagePath } from './schemas.js';
 
 const ANSWER_PASSAGES = 5;
 
@@ -50,7 +50,7 @@ export const similarPages = defineOp({
   description: 'Pages most similar to a given page (path) or to a piece of text (text): by meaning when an embeddings model is configured, else by shared distinctive terms. `mode` says which.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ path: z.string().min(1).max(4096).optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
+  input: z.object({ path: pagePath.optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
     .refine((v) => (v.path === undefined) !== (v.text === undefined), { message: 'give exactly one of path or text', path: ['path'] }),
   rest: { method: 'get', path: '/vault/similar' },
   mcp: { title: 'Similar pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
@@ -60,7 +60,7 @@ export const similarPages = defineOp({
     const terms = () => ({ results: similar(index, target, input.limit, ctx.visible), mode: 'terms' as const, indexed_commit: indexedCommit });
     const { embeddings } = ctx.vault;
     if (!embeddings) return terms();
-    const coverage = { ...embeddings.coverage(), ...(embeddings.lastError ? { error: embeddings.lastError } : {}) };
+    const coverage = { ...embeddings.coverage(ctx.visible), ...(embeddings.lastError ? { error: embeddings.lastError } : {}) };
     try {
       return { results: await embeddings.similar(target, input.limit, ctx.visible), mode: 'embeddings' as const, embeddings: coverage, indexed_commit: indexedCommit };
     } catch (err) {

@@ -4,7 +4,7 @@ import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits
 import { movePage } from '../../vault-store/edits/move.js';
 import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
-import { withinPrefixes } from '../agents/agent-gate.js';
+import { seesWholeVault, withinPrefixes } from '../agents/agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { checkSize, visiblePath } from './pages.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
@@ -55,8 +55,11 @@ export const pageOutline = defineOp({
     const lines = page.content.split('\n').length;
     const { headings } = pageMeta(page.path, page.hash, encoder.encode(page.content));
     const outline = headings.map((h, i) => {
-      const next = headings.slice(i + 1).find((o) => o.level <= h.level);
-      return { level: h.level, text: h.text, start_line: h.line, end_line: next ? next.line - 1 : lines };
+      // A forward walk, not slice().find(): copying the rest per heading is quadratic, and a
+      // 1 MiB page holds 260k headings. Per level, the walks cover disjoint runs: linear.
+      let next = i + 1;
+      while (next < headings.length && headings[next].level > h.level) next++;
+      return { level: h.level, text: h.text, start_line: h.line, end_line: next < headings.length ? headings[next].line - 1 : lines };
     });
     return { path: page.path, hash: page.hash, title: page.title, lines, headings: outline };
   },
@@ -111,14 +114,15 @@ export const movePageOp = defineOp({
     const from = visiblePath(ctx, input.from);
     const to = normalizePagePath(input.to);
     const agent = ctx.agent;
-    // Rewriting links edits other pages too: an agent may only move a page whose linkers it may write.
+    // Rewriting links edits other pages too: an agent may only move a page whose linkers it may
+    // write. Linkers it cannot read are not rewritten at all (see MoveCaller), so never refused here.
     const assertWritable = (paths: string[]) => {
       const outside = agent ? paths.filter((p) => !withinPrefixes(p, agent.write)) : [];
       if (agent && outside.length) {
-        throw new QuireError('AGENT_FORBIDDEN', `Moving ${from} rewrites links in pages agent ${agent.name} may not write`, { agent: agent.name, paths: outside.filter(ctx.visible) });
+        throw new QuireError('AGENT_FORBIDDEN', `Moving ${from} rewrites links in pages agent ${agent.name} may not write`, { agent: agent.name, paths: outside });
       }
     };
-    const moved = await movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash }, assertWritable);
-    return { ...moved, rewritten: moved.rewritten.filter(ctx.visible) };
+    const visible = seesWholeVault(agent) ? undefined : ctx.visible;
+    return movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash }, { assertWritable, visible });
   },
 });

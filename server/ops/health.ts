@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { seesWholeVault } from '../agents/agent-gate.js';
 import { defineOp } from './operation.js';
 import { lintReport } from './knowledge.js';
 
 export const health = defineOp({
   name: 'vault_health',
-  description: 'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits, file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
+  description: 'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -14,22 +15,24 @@ export const health = defineOp({
     const { vault, knowledge, user } = ctx.vault;
     const watcher = await ctx.services.vaults.watchers?.get(user);
     const state = watcher?.state();
-    const uncommitted = watcher ? await watcher.uncommitted() : undefined;
+    // An agent limited to some folders gets their figures only: nothing about the rest, not even counts.
+    const whole = seesWholeVault(ctx.agent);
+    const uncommitted = watcher ? (await watcher.uncommitted()).filter(ctx.visible) : undefined;
     const head = vault.head;
     const fresh = knowledge.indexedCommit === head;
     const watching = state?.watching ?? false;
     const { counts } = lintReport(ctx);
     return {
       status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? 'ok' : 'degraded',
-      index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: knowledge.metas.size },
-      external_edits: { pending: uncommitted?.length ?? null, skipped: state?.skipped ?? [] },
-      watcher: state
+      index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: [...knowledge.metas.keys()].filter(ctx.visible).length },
+      external_edits: { pending: uncommitted?.length ?? null, skipped: (state?.skipped ?? []).filter((s) => ctx.visible(s.path)) },
+      watcher: state && whole
         ? { watching: state.watching, folders: state.folders, last_commit: state.lastCommit ?? null, last_error: state.lastError ?? null }
-        : { watching: false },
+        : { watching: state?.watching ?? false },
       git: {
         head,
         branch: 'main',
-        queued_writes: vault.pendingWrites,
+        ...(whole ? { queued_writes: vault.pendingWrites } : {}),
         // The watcher commits every settled edit; the unsettled ones are what differs from HEAD now.
         working_tree_clean: uncommitted ? uncommitted.length === 0 : null,
       },

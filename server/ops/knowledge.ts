@@ -4,6 +4,7 @@ import { lint } from '../../vault-store/knowledge/lint/lint.js';
 import { commitCount, diskBytes, stats } from '../../vault-store/knowledge/stats.js';
 import { normalizePrefix } from '../../vault-store/paths.js';
 import type { Vault } from '../../vault-store/vault.js';
+import { seesWholeVault } from '../agents/agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
 import { limit, pagePath } from './schemas.js';
@@ -90,7 +91,7 @@ export const lintOp = defineOp({
 
 export const statsOp = defineOp({
   name: 'vault_stats',
-  description: 'Vault statistics: pages, words, links, unresolved links, tags with counts, pages per top folder, commits and size on disk.',
+  description: 'Vault statistics: pages, words, links, unresolved links, tags with counts, pages per top folder, commits and size on disk (commits and size only for callers that read the whole vault).',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -98,8 +99,10 @@ export const statsOp = defineOp({
   mcp: { title: 'Vault statistics', annotations: READ_ONLY },
   handler: async (ctx) => {
     const { knowledge, vault } = ctx.vault;
-    const [commits, bytes] = await Promise.all([commitCount(vault), vaultBytes(vault)]);
-    return { ...stats(knowledge.metas, knowledge.graph, { commits, diskBytes: bytes, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
+    // Commits and disk use measure every folder: a caller limited to some has no business with them.
+    const whole = seesWholeVault(ctx.agent) ? await Promise.all([commitCount(vault), vaultBytes(vault)]) : undefined;
+    const figures = whole ? { commits: whole[0], diskBytes: whole[1] } : {};
+    return { ...stats(knowledge.metas, knowledge.graph, { ...figures, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
   },
 });
 
@@ -127,6 +130,8 @@ export const rebuildIndex = defineOp({
   description: 'Rebuild the search index, link graph and page metadata from the current commit. Only needed if results look stale.',
   scope: 'write',
   bucket: 'expensive',
+  // It works on every page and answers with their number.
+  wholeVault: true,
   input: z.object({}),
   rest: { method: 'post', path: '/vault/index/rebuild' },
   mcp: { title: 'Rebuild index', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },

@@ -65,7 +65,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   proposes?: (input: z.infer<S>) => string[];
   /** Only the owner (a credential not bound to an agent) may call it: agent management, approvals. */
   ownerOnly?: boolean;
-  /** Hands out the whole vault at once (export): refused to an agent that cannot read all of it. */
+  /** Hands out or works on the whole vault at once (export, rebuild): refused to an agent that cannot read all of it. */
   wholeVault?: boolean;
   handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
 }

@@ -12,6 +12,18 @@ function nameOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1, -'.md'.length);
 }
 
+/** Who moves: what they may change, and, for a caller that cannot read every page, what it can. */
+export interface MoveCaller {
+  /** Throws when the caller may not change one of these paths (e.g. an agent's write prefixes). */
+  assertWritable?: (paths: string[]) => void;
+  /**
+   * Only for a caller limited to some pages. Pages it rejects keep their links as written
+   * (as if the caller had deleted the page and created another), and rewritten wiki links
+   * name the full path: whether a hidden page shares the name must not show in the result.
+   */
+  visible?: (path: string) => boolean;
+}
+
 /**
  * Moves a page and rewrites every link to it in the same commit, so the vault never has a
  * moment of broken links. Wiki links keep the bare name when it stays unambiguous.
@@ -21,16 +33,16 @@ export async function movePage(
   graph: LinkGraph,
   author: Author,
   input: { from: string; to: string; baseHash?: string | null },
-  /** Throws when the caller may not change one of these paths (e.g. an agent's write prefixes). */
-  assertWritable: (paths: string[]) => void = () => undefined,
+  caller: MoveCaller = {},
 ) {
+  const { assertWritable = () => undefined, visible = () => true } = caller;
   const { vault } = pages;
   const { from, to } = input;
   if (from === to) throw new QuireError('INVALID_REQUEST', 'from and to are the same path', { field: 'to' });
   return vault.exclusive(async () => {
     // Unnoticed edits in the working tree to any page this move rewrites are committed first,
     // so the move plans from them instead of reverting them.
-    await reconcileWorkingFiles(vault, [from, to, ...graph.backlinks(from)]);
+    await reconcileWorkingFiles(vault, [from, to, ...graph.backlinks(from).filter(visible)]);
     const source = await vault.readFile(from);
     if (!source) throw new QuireError('NOT_FOUND', `No page at ${from}`, { path: from });
     vault.expectHash(from, input.baseHash);
@@ -40,12 +52,12 @@ export async function movePage(
     if (twin && twin !== from) throw new QuireError('CASE_COLLISION', `${to} differs only in case from existing page ${twin}`, { path: to, existing_path: twin });
 
     const newName = nameOf(to);
-    const clash = vault.manifest.pages().some((p) => p !== from && nameOf(p).toLowerCase() === newName.toLowerCase());
-    const newWikiTarget = clash ? to.slice(0, -'.md'.length) : newName;
+    const qualify = caller.visible !== undefined || vault.manifest.pages().some((p) => p !== from && nameOf(p).toLowerCase() === newName.toLowerCase());
+    const newWikiTarget = qualify ? to.slice(0, -'.md'.length) : newName;
     const changes: FileChange[] = [{ path: from, content: null }];
     let movedContent = decoder.decode(source.content);
     const rewritten: string[] = [];
-    for (const linker of new Set([...graph.backlinks(from), ...(graph.links(from).some((l) => l.resolved === from) ? [from] : [])])) {
+    for (const linker of new Set([...graph.backlinks(from).filter(visible), ...(graph.links(from).some((l) => l.resolved === from) ? [from] : [])])) {
       const wikiTargets = new Set(graph.links(linker).filter((l) => l.resolved === from && l.kind === 'wiki').map((l) => l.target));
       const newPath = linker === from ? to : linker;
       const before = linker === from ? movedContent : decoder.decode((await vault.readFile(linker))!.content);

@@ -1,9 +1,10 @@
+import { isPagePath } from '../paths.js';
 import type { Vault } from '../vault.js';
-import type { GitRepo } from '../git/repo.js';
+import type { CommitInfo, GitRepo } from '../git/repo.js';
 import { commitMeta } from './commit-meta.js';
 import { FirstParentChain } from './first-parent-chain.js';
 import { objectReaderFor, type ObjectReader } from './object-reader.js';
-import { diffPages, type PathChange } from './tree-diff.js';
+import { diffFiles, type PathChange } from './tree-diff.js';
 
 export type { PathChange } from './tree-diff.js';
 
@@ -26,6 +27,9 @@ export interface ChangeFeed {
 
 export type Visible = (path: string) => boolean;
 
+/** What a caller reads in place of the message of a commit that touched files it cannot read. */
+export const HIDDEN_MESSAGE = 'Changes outside your folders';
+
 const chains = new WeakMap<GitRepo, FirstParentChain>();
 
 function historyOf(vault: Vault): { objects: ObjectReader; chain: FirstParentChain } {
@@ -36,13 +40,23 @@ function historyOf(vault: Vault): { objects: ObjectReader; chain: FirstParentCha
 }
 
 /**
+ * A commit's meta as a caller sees it: the message only when every file the commit changed
+ * is visible, since messages name paths ("Move secret/x.md to …") and count files.
+ */
+function metaFor(commit: CommitInfo, files: PathChange[], visible?: Visible): Omit<Change, 'commit' | 'paths'> {
+  const meta = commitMeta(commit);
+  return !visible || files.every((c) => visible(c.path)) ? meta : { ...meta, message: HIDDEN_MESSAGE };
+}
+
+/**
  * The commits after `since` on the first-parent chain to head, oldest first, at most
  * `limit`, with the pages each one added, modified or deleted (a rename is a delete plus
  * an add). Only pages are listed. A commit that changed no (visible) page still counts
  * toward `limit` and is covered by `cursor`, but is left out of `changes`: an agent never
  * learns that hidden pages moved, and paging neither skips nor repeats anything because
- * the cursor is always the last commit examined. Head is read once, so writes landing
- * during the call only show up on the next page.
+ * the cursor is always the last commit examined. A commit that also touched hidden files
+ * shows HIDDEN_MESSAGE (see metaFor). Head is read once, so writes landing during the
+ * call only show up on the next page.
  */
 export async function changesSince(vault: Vault, input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
   const head = vault.head;
@@ -52,14 +66,19 @@ export async function changesSince(vault: Vault, input: { since: string; limit: 
   let parentTree = commits.length ? (await objects.commit(input.since)).tree : null;
   for (const oid of commits) {
     const commit = await objects.commit(oid);
-    const paths = (await diffPages(vault.repo.trees, parentTree, commit.tree)).filter((c) => !input.visible || input.visible(c.path));
+    const files = await diffFiles(vault.repo.trees, parentTree, commit.tree);
+    const paths = files.filter((c) => isPagePath(c.path) && (!input.visible || input.visible(c.path)));
     parentTree = commit.tree;
-    if (paths.length) changes.push({ commit: oid, ...commitMeta(commit), paths });
+    if (paths.length) changes.push({ commit: oid, ...metaFor(commit, files, input.visible), paths });
   }
   return { head, cursor: commits.at(-1) ?? input.since, has_more: hasMore, changes };
 }
 
-/** Every current page as an `add` at head: where a device without a cursor starts. */
+/**
+ * Every current page as an `add` at head: where a device without a cursor starts. It
+ * carries head's message, so a caller that cannot read everything gets it only when head
+ * changed nothing hidden.
+ */
 export async function snapshot(vault: Vault, input: { visible?: Visible } = {}): Promise<ChangeFeed> {
   // Head and manifest change together, synchronously, after each commit: read both now.
   const head = vault.head;
@@ -67,8 +86,12 @@ export async function snapshot(vault: Vault, input: { visible?: Visible } = {}):
   for (const path of vault.manifest.pages()) {
     if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
   }
-  const meta = commitMeta(await historyOf(vault).objects.commit(head));
-  return { head, cursor: head, has_more: false, changes: paths.length ? [{ commit: head, ...meta, paths }] : [] };
+  if (!paths.length) return { head, cursor: head, has_more: false, changes: [] };
+  const { objects } = historyOf(vault);
+  const commit = await objects.commit(head);
+  const parent = commit.parents[0];
+  const files = input.visible ? await diffFiles(vault.repo.trees, parent === undefined ? null : (await objects.commit(parent)).tree, commit.tree) : [];
+  return { head, cursor: head, has_more: false, changes: [{ commit: head, ...metaFor(commit, files, input.visible), paths }] };
 }
 
 /** True when `oid` is the vault's head or a first-parent ancestor of it (ack cursors). */

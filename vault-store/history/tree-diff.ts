@@ -1,4 +1,5 @@
 import type { TreeEntry } from 'isomorphic-git';
+import { SYMLINK_MODE } from '../git/tree-parse.js';
 import type { TreeStore } from '../git/tree-store.js';
 import { isPagePath } from '../paths.js';
 
@@ -10,16 +11,21 @@ export interface PathChange {
 }
 
 /**
- * Page changes between two trees. Subtrees with equal ids are skipped without reading
- * them, and parsed trees come from the repo's tree memo, so a commit that touched one
- * page costs a few tree lookups however large the vault is. A path that turns from file
- * into folder (or back) shows as a delete plus adds. Hidden folders are never read: no
- * page can live in them.
+ * File changes (pages and attachments) between two trees. Subtrees with equal ids are
+ * skipped without reading them, and parsed trees come from the repo's tree memo, so a
+ * commit that touched one page costs a few tree lookups however large the vault is. A path
+ * that turns from file into folder (or back) shows as a delete plus adds. Hidden folders
+ * are never read: they hold no page and nothing the vault serves.
  */
-export async function diffPages(trees: TreeStore, before: string | null, after: string | null): Promise<PathChange[]> {
+export async function diffFiles(trees: TreeStore, before: string | null, after: string | null): Promise<PathChange[]> {
   const out: PathChange[] = [];
   await diffAt(trees, before, after, '', out);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Page changes between two trees (see diffFiles). */
+export async function diffPages(trees: TreeStore, before: string | null, after: string | null): Promise<PathChange[]> {
+  return (await diffFiles(trees, before, after)).filter((c) => isPagePath(c.path));
 }
 
 async function diffAt(trees: TreeStore, before: string | null, after: string | null, prefix: string, out: PathChange[]): Promise<void> {
@@ -34,7 +40,7 @@ async function diffAt(trees: TreeStore, before: string | null, after: string | n
       subtrees.push(diffAt(trees, treeOid(a), treeOid(b), `${path}/`, out));
     }
     const [was, now] = [blobOid(a), blobOid(b)];
-    if (was !== now && isPagePath(path)) {
+    if (was !== now) {
       out.push(now === null ? { path, op: 'delete', hash: null } : { path, op: was === null ? 'add' : 'modify', hash: now });
     }
   }
@@ -42,7 +48,7 @@ async function diffAt(trees: TreeStore, before: string | null, after: string | n
     if (left.has(name)) continue;
     const path = prefix + name;
     if (b.type === 'tree') subtrees.push(diffAt(trees, null, b.oid, `${path}/`, out));
-    else if (b.type === 'blob' && isPagePath(path)) out.push({ path, op: 'add', hash: b.oid });
+    else if (blobOid(b) !== null) out.push({ path, op: 'add', hash: b.oid });
   }
   await Promise.all(subtrees);
 }
@@ -56,6 +62,7 @@ function treeOid(entry: TreeEntry | undefined): string | null {
   return entry?.type === 'tree' ? entry.oid : null;
 }
 
+/** A symbolic link committed with git is no file here: its blob is the target's path. */
 function blobOid(entry: TreeEntry | undefined): string | null {
-  return entry?.type === 'blob' ? entry.oid : null;
+  return entry?.type === 'blob' && entry.mode !== SYMLINK_MODE ? entry.oid : null;
 }

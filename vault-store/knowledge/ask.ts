@@ -43,7 +43,7 @@ export function retrievePassages(index: SearchIndex, input: AskInput): { passage
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > MAX_ASK_PAGES) {
     throw new QuireError('INVALID_REQUEST', `max_pages must be an integer from 1 to ${MAX_ASK_PAGES}`, { max_pages: maxPages, max: MAX_ASK_PAGES });
   }
-  const terms = [...new Set(tokenize(input.question))].filter((t) => !STOPWORDS.has(t) && index.stats.docFreq(t) > 0);
+  const terms = [...new Set(tokenize(input.question))].filter((t) => !STOPWORDS.has(t) && index.knows(t, input.visible));
   if (terms.length === 0) return { passages: [], pagesUsed: 0 };
   // A trailing space: the question's last word is whole, not a prefix being typed.
   const pages = index.search(`${terms.join(' ')} `, { limit: maxPages, ...(input.visible ? { visible: input.visible } : {}) }).results;

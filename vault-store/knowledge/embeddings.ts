@@ -39,10 +39,11 @@ export class PageEmbeddings {
     return new PageEmbeddings(file, model, embed, index, (raw && decode(raw, model)) ?? new Map());
   }
 
-  coverage(): { embedded: number; pending: number } {
+  /** Counts only pages `visible` accepts: a caller never learns how many pages it cannot read. */
+  coverage(visible?: (path: string) => boolean): { embedded: number; pending: number } {
     let embedded = 0;
     let pending = 0;
-    for (const doc of this.index().docs) if (doc) this.vectors.has(doc.hash) ? embedded++ : pending++;
+    for (const doc of this.index().docs) if (doc && (!visible || visible(doc.path))) this.vectors.has(doc.hash) ? embedded++ : pending++;
     return { embedded, pending };
   }
 

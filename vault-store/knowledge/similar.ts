@@ -26,7 +26,7 @@ type Vector = Map<number, number>;
 export function similar(index: SearchIndex, input: SimilarInput, limit = 10, visible?: (path: string) => boolean): SimilarHit[] {
   const source = 'path' in input ? index.get(input.path) : undefined;
   if ('path' in input && !source) throw new QuireError('NOT_FOUND', `No page at ${input.path}`, { path: input.path });
-  const vector = source ? docVector(index, source.id) : textVector(index, input as { text: string });
+  const vector = source ? docVector(index, source.id) : textVector(index, input as { text: string }, visible);
   const seeds = [...vector].sort((a, b) => b[1] - a[1]).slice(0, SEED_TERMS);
   const candidates = new Set<number>();
   for (const [id] of seeds) for (const doc of index.flex.candidates([index.stats.term(id)], CANDIDATES_PER_TERM)) candidates.add(doc);
@@ -50,13 +50,16 @@ function docVector(index: SearchIndex, id: number): Vector {
   return out;
 }
 
-function textVector(index: SearchIndex, input: { text: string }): Vector {
+/** Only terms of pages the caller may read: a hidden page's word would change every score. */
+function textVector(index: SearchIndex, input: { text: string }, visible?: (path: string) => boolean): Vector {
   const counts = new Map<number, number>();
   for (const token of tokenize(input.text)) {
     const id = index.stats.id(token);
-    if (id !== undefined && index.stats.docFreq(token) > 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  return new Map([...counts].map(([id, tf]) => [id, (1 + Math.log(tf)) * index.stats.idf(id)]));
+  return new Map([...counts]
+    .filter(([id]) => index.knows(index.stats.term(id), visible))
+    .map(([id, tf]) => [id, (1 + Math.log(tf)) * index.stats.idf(id)]));
 }
 
 function length(vector: Vector): number {

@@ -16,14 +16,16 @@ export interface VaultStats {
   tags: { tag: string; count: number }[];
   /** Pages per top-level folder ("" for pages at the root), sorted by folder. */
   folders: { folder: string; pages: number }[];
-  commits: number;
-  disk_bytes: number;
+  /** Whole-vault figures: only for callers that read the whole vault. */
+  commits?: number;
+  disk_bytes?: number;
 }
 
 export interface StatsOptions {
-  commits: number;
-  diskBytes: number;
-  /** Pages the caller may read; the others are left out of every figure but commits and size. */
+  /** Commits and bytes on disk of the whole vault; left out of the stats when not given. */
+  commits?: number;
+  diskBytes?: number;
+  /** Pages the caller may read; the others are left out of every figure. */
   visible?: Visible;
 }
 
@@ -49,9 +51,9 @@ export function stats(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph, op
     const slash = meta.path.indexOf('/');
     increment(folders, slash < 0 ? '' : meta.path.slice(0, slash));
     for (const link of graph.links(meta.path)) {
-      // A link to a hidden page is neither counted nor unresolved: it is not there for the caller.
-      if (link.resolved === null) unresolved++;
-      else if (shown(link.resolved)) links++;
+      // A link to a hidden page is unresolved for the caller, as if the page did not exist.
+      if (link.resolved === null || !shown(link.resolved)) unresolved++;
+      else links++;
     }
   }
   return {
@@ -61,8 +63,8 @@ export function stats(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph, op
     unresolved_links: unresolved,
     tags: [...tags].sort((a, b) => b[1] - a[1] || byCode(a[0], b[0])).map(([tag, count]) => ({ tag, count })),
     folders: [...folders].sort((a, b) => byCode(a[0], b[0])).map(([folder, n]) => ({ folder, pages: n })),
-    commits: options.commits,
-    disk_bytes: options.diskBytes,
+    ...(options.commits === undefined ? {} : { commits: options.commits }),
+    ...(options.diskBytes === undefined ? {} : { disk_bytes: options.diskBytes }),
   };
 }
 

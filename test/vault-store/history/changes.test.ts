@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { changesSince, isCommitInHistory, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
+import { changesSince, HIDDEN_MESSAGE, isCommitInHistory, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
 import { QuireError } from '../../../vault-store/errors.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
@@ -85,6 +85,27 @@ describe('change feed', () => {
     expect(second.cursor).to.equal(shared.commit);
     const snap = await snapshot(v.vault, { visible });
     expect(snap.changes[0].paths.map((p) => p.path)).to.deep.equal(['shared/a.md']);
+  });
+
+  it('hides the message of a commit that also touched a hidden file, attachments included, keeping commit, time and actor', async () => {
+    v = await tempVault({ 'shared/a.md': 'a' });
+    const start = v.vault.head;
+    const visible = (path: string) => path.startsWith('shared/');
+    await v.vault.mutate(testAuthor, 'Add shared/b.md and private/plan.png', () => [
+      { path: 'shared/b.md', content: new Uint8Array([1]) },
+      { path: 'private/plan.png', content: new Uint8Array([2]) },
+    ]);
+    await v.pages.write(testAuthor, { path: 'shared/a.md', content: 'a2' });
+    const owner = await changesSince(v.vault, { since: start, limit: 10 });
+    const agent = await changesSince(v.vault, { since: start, limit: 10, visible });
+    expect(owner.changes[0].message).to.equal('Add shared/b.md and private/plan.png');
+    expect(agent.changes.map((c) => c.message)).to.deep.equal([HIDDEN_MESSAGE, owner.changes[1].message]);
+    expect(agent.changes[0]).to.deep.equal({ ...owner.changes[0], message: HIDDEN_MESSAGE });
+    // The snapshot carries head's message: hidden while head touched a hidden file.
+    expect((await snapshot(v.vault, { visible })).changes[0].message).to.equal(owner.changes[1].message);
+    await v.vault.mutate(testAuthor, 'Touch private/plan.png', () => [{ path: 'private/plan.png', content: new Uint8Array([3]) }]);
+    expect((await snapshot(v.vault, { visible })).changes[0].message).to.equal(HIDDEN_MESSAGE);
+    expect((await snapshot(v.vault)).changes[0].message).to.equal('Touch private/plan.png');
   });
 
   it('gives a snapshot of every current page as an add at head', async () => {

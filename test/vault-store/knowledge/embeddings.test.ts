@@ -31,6 +31,7 @@ describe('page embeddings', () => {
       expect(embeddings.coverage()).to.deep.equal({ embedded: 0, pending: 3 });
       await embeddings.refresh();
       expect(embeddings.coverage()).to.deep.equal({ embedded: 3, pending: 0 });
+      expect(embeddings.coverage((p) => p.startsWith('garden/'))).to.deep.equal({ embedded: 2, pending: 0 });
       // "loaf" is in no page: only meaning finds the bread page.
       expect((await embeddings.similar({ text: 'a loaf' }, 1)).map((h) => h.path)).to.deep.equal(['kitchen/bread.md']);
       const byPage = await embeddings.similar({ path: 'garden/compost.md' }, 5, (p) => p !== 'garden/beds.md');

@@ -28,11 +28,13 @@ describe('stats', () => {
     });
   });
 
-  it('leaves hidden pages out of every page figure, links to them included', () => {
+  it('leaves hidden pages out of every figure, counting links to them as unresolved, and whole-vault figures when not given', () => {
     const metas = metasOf(pages);
-    const result = stats(metas, LinkGraph.build(metas.values()), { commits: 1, diskBytes: 1, visible: (p) => !p.startsWith('private/') });
+    const result = stats(metas, LinkGraph.build(metas.values()), { visible: (p) => !p.startsWith('private/') });
     expect(JSON.stringify(result)).not.to.match(/private|secret/i);
-    expect(result).to.include({ pages: 3, links: 4, unresolved_links: 1 });
+    // [[Secret]] reads as unresolved, exactly like [[Missing]]: nothing tells that a page answers it.
+    expect(result).to.include({ pages: 3, links: 5, unresolved_links: 2 });
+    expect(result).not.to.have.any.keys('commits', 'disk_bytes');
     expect(result.tags).to.deep.equal([{ tag: 'project', count: 3 }, { tag: 'idea', count: 2 }]);
   });
 

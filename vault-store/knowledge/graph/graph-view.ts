@@ -52,8 +52,8 @@ function checkDepth(depth: number): number {
 }
 
 /**
- * The graph as the API returns it. A link to a hidden page is dropped, not reported as
- * unresolved: its written name would otherwise reveal that the page exists.
+ * The graph as the API returns it. A link to a hidden page is reported as unresolved, like
+ * a link to no page: dropping it would reveal that some page answers the written name.
  */
 export function graphView(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph, options: GraphViewOptions = {}): GraphView {
   const shown = shownIn(metas, options.visible);
@@ -72,7 +72,7 @@ export function graphView(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph
   return {
     nodes,
     edges: paths.flatMap((path) => graph.edgesFrom(path).filter((e) => inView.has(e.target))),
-    unresolved: paths.flatMap((path) => graph.unresolvedFrom(path)),
+    unresolved: paths.flatMap((path) => graph.unresolvedFrom(path, shown)),
   };
 }
 

@@ -149,11 +149,11 @@ export class LinkGraph {
     return sorted(this.nodes.keys()).flatMap((source) => this.unresolvedFrom(source));
   }
 
-  unresolvedFrom(source: string): UnresolvedLink[] {
-    const links = this.links(source);
-    if (!links.some((l) => l.resolved === null)) return [];
-    const targets = new Set(links.filter((l) => l.resolved === null).map((l) => l.target));
-    return sorted(targets).map((target) => ({ source, target }));
+  /** With `shown`, a link to a page it rejects is unresolved too: for that caller the page is not there. */
+  unresolvedFrom(source: string, shown: (path: string) => boolean = () => true): UnresolvedLink[] {
+    const open = this.links(source).filter((l) => l.resolved === null || !shown(l.resolved));
+    if (!open.length) return [];
+    return sorted(new Set(open.map((l) => l.target))).map((target) => ({ source, target }));
   }
 
   /**

@@ -1,9 +1,12 @@
 import type { LintCheck } from './finding.js';
 
-/** Every link that matches no page, with its line. Links to hidden pages are not broken. */
-export const brokenLinks: LintCheck = ({ pages, graph }) =>
+/**
+ * Every link that matches no page the caller can see, with its line: a link to a hidden
+ * page is broken for that caller, or its absence here would reveal that the page exists.
+ */
+export const brokenLinks: LintCheck = ({ pages, graph, shown }) =>
   pages.flatMap((page) => graph.links(page.path)
-    .filter((link) => link.resolved === null)
+    .filter((link) => link.resolved === null || !shown(link.resolved))
     .map((link) => ({
       rule: 'broken-link' as const,
       path: page.path,

@@ -54,7 +54,7 @@ const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
  */
 export function runSearch(index: SearchIndex, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
-  const { slots, suggestion } = resolveSlots(index, clauses, query);
+  const { slots, suggestion } = resolveSlots(index, clauses, query, options.visible);
   const phrases = clauses.filter((c) => c.phrase);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   const bm25 = new Bm25(index.stats);
@@ -90,8 +90,13 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   return suggestion === undefined ? { results } : { results, suggestion };
 }
 
-function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { slots: Slot[]; suggestion?: string } {
+/**
+ * Each query term's alternatives: itself, completions and typo fixes, all among the terms
+ * of pages `visible` accepts (see SearchIndex.knows).
+ */
+function resolveSlots(index: SearchIndex, clauses: Clause[], query: string, visible?: (path: string) => boolean): { slots: Slot[]; suggestion?: string } {
   const { stats } = index;
+  const known = (t: string) => index.knows(t, visible);
   const slots: Slot[] = [];
   let suggestion: string | undefined;
   for (const clause of clauses) {
@@ -101,12 +106,12 @@ function resolveSlots(index: SearchIndex, clauses: Clause[], query: string): { s
         const id = stats.id(t)!;
         alternatives.push({ id, term: t, weight, idf: stats.idf(id), depth });
       };
-      if (stats.docFreq(term) > 0) add(term, WEIGHT.exact);
+      if (known(term)) add(term, WEIGHT.exact);
       if (clause.prefix !== 'none' && i === clause.terms.length - 1) {
-        for (const t of stats.expand(term, EXPANSIONS)) add(t, WEIGHT[clause.prefix], EXPANSION_CANDIDATES);
+        for (const t of stats.expand(term, EXPANSIONS, known)) add(t, WEIGHT[clause.prefix], EXPANSION_CANDIDATES);
       }
       if (alternatives.length === 0 && !isCjk(term)) {
-        const fixes = closeTerms(term, stats.sorted, (t) => stats.docFreq(t) > 0)
+        const fixes = closeTerms(term, stats.sorted, known)
           .sort((a, b) => a.distance - b.distance || stats.docFreq(b.term) - stats.docFreq(a.term))
           .slice(0, 3);
         for (const fix of fixes) add(fix.term, WEIGHT.typo / fix.distance);

@@ -1,6 +1,6 @@
 import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
-import { FIELD_COUNT, TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
+import { FIELD_COUNT, FIELDS, TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
 
 /** What the index keeps of a page: enough to answer without touching git. */
@@ -66,6 +66,25 @@ export class SearchIndex {
 
   paths(): IterableIterator<string> {
     return this.ids.keys();
+  }
+
+  /**
+   * True when some page holds `term`, or with `visible`, some page the caller may read: a
+   * term only hidden pages hold must not be suggested, completed or even treated as known,
+   * or an agent could probe those pages' words. Stops at the first readable holder.
+   */
+  knows(term: string, visible?: (path: string) => boolean): boolean {
+    if (this.stats.docFreq(term) === 0) return false;
+    if (!visible) return true;
+    for (const field of FIELDS) {
+      for (const ids of this.flex.postings(term, field)) {
+        for (const id of ids ?? []) {
+          const doc = this.docs[id];
+          if (doc && visible(doc.path)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Ranked pages for a query; see run-search.ts for the query language. */

@@ -190,12 +190,12 @@ export class TermStats {
     return this.totalLen.map((total) => total / Math.max(1, this.docCount) || 1);
   }
 
-  /** Terms in the vocabulary starting with `prefix`, most frequent first. */
-  expand(prefix: string, max: number): string[] {
+  /** Terms in the vocabulary starting with `prefix` that `known` accepts, most frequent first. */
+  expand(prefix: string, max: number, known: (term: string) => boolean): string[] {
     const out: string[] = [];
     const sorted = this.sorted;
     for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i].startsWith(prefix); i++) {
-      if (sorted[i] !== prefix && this.docFreq(sorted[i]) > 0) out.push(sorted[i]);
+      if (sorted[i] !== prefix && known(sorted[i])) out.push(sorted[i]);
     }
     return out.sort((a, b) => this.docFreq(b) - this.docFreq(a)).slice(0, max);
   }

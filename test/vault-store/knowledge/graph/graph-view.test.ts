@@ -33,7 +33,7 @@ describe('graphView and backlinksView', () => {
     expect(at(2)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
     const view = graphView(metas, graph, { path: 'c.md', visible: notPrivate });
     expect(view.edges).to.deep.equal([{ source: 'b.md', target: 'c.md', kind: 'wiki' }, { source: 'c.md', target: 'd.md', kind: 'wiki' }]);
-    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }]);
+    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'b.md', target: 'Secret' }]);
   });
 
   it('rejects a depth outside 0..5 and an unknown page', () => {
@@ -48,11 +48,12 @@ describe('graphView and backlinksView', () => {
     const { metas, graph } = graphOf(pages);
     const view = graphView(metas, graph, { visible: notPrivate });
     const text = JSON.stringify(view);
-    expect(text).not.to.match(/private|Secret|Hidden/);
+    expect(text).not.to.match(/private|Hidden/);
     expect(view.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
     expect(view.nodes.find((n) => n.path === 'a.md')).to.include({ in: 0, out: 1 });
     expect(view.nodes.find((n) => n.path === 'b.md')).to.include({ in: 2, out: 1 });
-    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }]);
+    // b.md's [[Secret]] reads exactly like its [[Nowhere]]: nothing tells that a hidden page answers it.
+    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'b.md', target: 'Secret' }]);
   });
 
   it('does not let a hidden page bridge a neighbourhood', () => {
