@@ -13,6 +13,8 @@ import type { Services } from './services.js';
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Behind a reverse proxy, req.ip (sign-in throttle, registration limit) is the client only if the proxy is named.
+  app.set('trust proxy', services.config.trustProxy);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

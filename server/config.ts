@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 export interface LlmConfig {
   baseUrl: string;
@@ -21,6 +22,8 @@ export interface Config {
   maxPageBytes: number;
   /** Watch vault folders and commit direct edits (off for API-only deployments). */
   watch: boolean;
+  /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
+  trustProxy: TrustProxy;
   llm?: LlmConfig;
   /** Embeddings model for similar pages; without it similarity is by shared terms. */
   embeddings?: LlmConfig;
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const watchRaw = (env.QUIRE_WATCH ?? 'true').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(watchRaw)) problems.push(`QUIRE_WATCH must be true or false: ${env.QUIRE_WATCH}`);
   const watch = watchRaw === 'true' || watchRaw === '1';
+  const trustProxy = parseTrustProxy(env.QUIRE_TRUST_PROXY, problems);
   const { plans, problems: planProblems } = loadPlans(env.QUIRE_PLANS_FILE);
   problems.push(...planProblems);
   let llm: LlmConfig | undefined;
@@ -88,5 +92,5 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     else embeddings = { baseUrl: parseUrl('QUIRE_EMBEDDINGS_BASE_URL', url, problems), model: env.QUIRE_EMBEDDINGS_MODEL, apiKey: env.QUIRE_EMBEDDINGS_API_KEY ?? env.QUIRE_LLM_API_KEY };
   }
   if (problems.length) throw new ConfigError(problems);
-  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, ...(llm ? { llm } : {}), ...(embeddings ? { embeddings } : {}) };
+  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, trustProxy, ...(llm ? { llm } : {}), ...(embeddings ? { embeddings } : {}) };
 }

@@ -5,7 +5,6 @@ import { invoke } from '../ops/invoke.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { Services } from '../services.js';
 import type { CookieJar } from '../web/cookies.js';
-import type { LoginThrottle } from '../web/login-throttle.js';
 import type { Session, SessionStore } from '../web/sessions.js';
 import type { SigninLinks } from '../web/signin-links.js';
 
@@ -21,7 +20,6 @@ export interface AccountArea {
   grants: OAuthGrants;
   sessions: SessionStore;
   links: SigninLinks;
-  throttle: LoginThrottle;
   cookies: CookieJar;
   /** Where the area is mounted on this server ("/account"): every link and form starts here. */
   path: string;

@@ -7,7 +7,6 @@ import type { Services } from '../services.js';
 import { CookieJar, readCookie } from '../web/cookies.js';
 import { formMatches, fromOwnPage } from '../web/csrf.js';
 import { html } from '../web/html.js';
-import { LoginThrottle } from '../web/login-throttle.js';
 import { renderShell, sendPage } from '../web/page.js';
 import { SessionStore } from '../web/sessions.js';
 import { SigninLinks } from '../web/signin-links.js';
@@ -73,7 +72,6 @@ export function accountRouter(services: Services, catalog: AnyOperation[], grant
     grants,
     sessions: new SessionStore(services.config.dataDir),
     links: new SigninLinks(services.config.dataDir),
-    throttle: new LoginThrottle(),
     cookies: new CookieJar(path || '/', url.protocol === 'https:'),
     path,
     origin: url.origin,

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import { hashPassword, verifyPassword, type PasswordHash } from '../accounts/secrets.js';
 import { readCookie } from '../web/cookies.js';
 import { formMatchesCookie } from '../web/csrf.js';
 import { html, type SafeHtml } from '../web/html.js';
@@ -9,17 +8,6 @@ import { SESSION_COOKIE, type AccountArea, type Flash } from './area.js';
 import { flashBox } from './frame.js';
 
 const MIN_PASSWORD = 8;
-const WRONG = 'Wrong username or password.';
-
-/** Compared against when the user does not exist, so a miss takes as long as a wrong password. */
-let decoy: Promise<PasswordHash> | undefined;
-
-async function passwordMatches(area: AccountArea, username: string, password: string): Promise<boolean> {
-  const stored = area.services.accounts.user(username)?.password;
-  if (stored) return verifyPassword(password, stored);
-  await verifyPassword(password, await (decoy ??= hashPassword('decoy password')));
-  return false;
-}
 
 function sendCard(res: Response, status: number, title: string, body: SafeHtml): void {
   sendPage(res, status, renderShell({ title, narrow: true, body: html`<div class="card"><p class="muted small">Quire account</p>${body}</div>` }));
@@ -43,20 +31,12 @@ async function startSession(area: AccountArea, res: Response, user: string, flas
 }
 
 async function signIn(area: AccountArea, req: Request, res: Response): Promise<void> {
-  const username = String(req.body.username ?? '').trim().toLowerCase().slice(0, 64);
-  const password = String(req.body.password ?? '');
-  const address = req.ip ?? 'unknown';
-  const wait = area.throttle.blockedFor(username, address);
-  if (wait > 0) {
-    const minutes = Math.ceil(wait / 60);
-    return signInForm(area, req, res, 429, { username, flash: { kind: 'error', text: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` } });
+  const result = await area.services.signins.signIn(String(req.body.username ?? ''), String(req.body.password ?? ''), req.ip);
+  if (!result.ok) {
+    if (result.retryAfter) res.setHeader('Retry-After', String(result.retryAfter));
+    return signInForm(area, req, res, result.status, { username: result.username, flash: { kind: 'error', text: result.message } });
   }
-  if (!(await passwordMatches(area, username, password))) {
-    area.throttle.fail(username, address);
-    return signInForm(area, req, res, 401, { username, flash: { kind: 'error', text: WRONG } });
-  }
-  area.throttle.succeed(username);
-  await startSession(area, res, username);
+  await startSession(area, res, result.user);
 }
 
 function welcomeForm(area: AccountArea, req: Request, res: Response, token: string, status = 200, flash?: Flash): void {

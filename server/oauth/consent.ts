@@ -1,9 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Services } from '../services.js';
+import { readCookie, sameSecret } from '../web/cookies.js';
 import { sendPage } from '../web/page.js';
 import { authorizationResponse } from './authorization-response.js';
 import type { OAuthGrants } from './grants-store.js';
@@ -11,22 +10,7 @@ import { consentPage, errorPage, signInPage, type RequestView } from './pages.js
 import { PendingAuthorizations, type PendingAuthorization } from './pending.js';
 import { audienceFor, parseScopes } from './scopes.js';
 
-const MAX_ATTEMPTS = 5;
 const COOKIE_PATH = '/oauth/authorize';
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
-}
 
 /**
  * The browser part of `{auth_url}/oauth/authorize`: sign in, then consent. A pending
@@ -41,7 +25,10 @@ export class ConsentFlow {
     this.secure = services.config.authUrl.startsWith('https:');
   }
 
-  /** Called by the provider once the SDK has validated client, redirect URI and PKCE method. */
+  /**
+   * Called through the provider once the authorize endpoint has checked client, redirect URI
+   * and PKCE; a bad scope or resource throws here, before anything is sent.
+   */
   begin(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): void {
     const scopes = parseScopes(params.scopes);
     const resource = audienceFor(params.resource, this.services.config.baseUrl) ?? `${this.services.config.baseUrl}/mcp`;
@@ -61,8 +48,7 @@ export class ConsentFlow {
   router(): Router {
     const router = express.Router();
     router.use(express.urlencoded({ extended: false, limit: '16kb' }));
-    // Password guessing: per address here, and per request (MAX_ATTEMPTS) below.
-    router.post('/login', rateLimit({ windowMs: 15 * 60_000, limit: 30, standardHeaders: 'draft-7', legacyHeaders: false, handler: (_req, res) => sendPage(res, 429, errorPage('Too many sign-in attempts. Wait a few minutes and try again.')) }), (req, res) => this.login(req, res));
+    router.post('/login', (req, res) => this.login(req, res));
     router.post('/consent', (req, res) => this.consent(req, res));
     return router;
   }
@@ -70,15 +56,13 @@ export class ConsentFlow {
   private async login(req: Request, res: Response): Promise<void> {
     const pending = this.checked(req, res);
     if (!pending) return;
-    const username = String(req.body.username ?? '').trim();
-    const password = String(req.body.password ?? '');
-    if (++pending.attempts > MAX_ATTEMPTS) {
-      this.pending.delete(pending.id);
-      return sendPage(res, 429, errorPage('Too many sign-in attempts for this request.'));
+    // The account area's throttle: opening another authorization request buys no guesses.
+    const result = await this.services.signins.signIn(String(req.body.username ?? ''), String(req.body.password ?? ''), req.ip);
+    if (!result.ok) {
+      if (result.retryAfter) res.setHeader('Retry-After', String(result.retryAfter));
+      return sendPage(res, result.status, signInPage({ ...this.view(pending, 'login'), error: result.message, username: result.username }));
     }
-    if (!(await this.services.accounts.checkPassword(username, password))) {
-      return sendPage(res, 401, signInPage({ ...this.view(pending, 'login'), error: 'Wrong username or password.', username }));
-    }
+    const username = result.user;
     const plan = this.services.config.plans[this.services.accounts.requireUser(username).plan];
     if (!plan?.mcp) {
       this.pending.delete(pending.id);
@@ -123,7 +107,7 @@ export class ConsentFlow {
       sendPage(res, 400, errorPage('This sign-in request has expired or was already used.'));
       return undefined;
     }
-    const fromCookie = cookie(req, this.cookieName(pending)) ?? '';
+    const fromCookie = readCookie(req, this.cookieName(pending)) ?? '';
     const fromForm = String(req.body.csrf ?? '');
     if (!sameSecret(fromForm, pending.csrf) || !sameSecret(fromCookie, pending.csrf)) {
       sendPage(res, 403, errorPage('This form was not sent from the sign-in page (security check failed).'));

@@ -62,3 +62,9 @@ ${actAsChoice(view.agents)}
 export function errorPage(message: string): string {
   return layout('Cannot continue', html`<h1>Cannot continue</h1><p class="error" role="alert">${message}</p><p class="muted">Go back to the app and connect again.</p>`);
 }
+
+/** An authorization request refused before the user saw who asked: told here, not to the app. */
+export function refusedRequestPage(code: string, description: string): string {
+  return layout('Request refused', html`<h1>This connection request cannot be used</h1><p class="error" role="alert">${description}</p>
+<p class="muted">Error <code>${code}</code>. Nothing was shared, and this server does not send you on to the app's address. If you trust the app, let its makers know; otherwise just close this page.</p>`);
+}

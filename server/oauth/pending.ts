@@ -15,7 +15,6 @@ export interface PendingAuthorization {
   resource: string;
   /** Set once the password checked out. */
   user?: string;
-  attempts: number;
   expires_at: number;
 }
 
@@ -31,13 +30,12 @@ export class PendingAuthorizations {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  create(request: Omit<PendingAuthorization, 'id' | 'csrf' | 'attempts' | 'expires_at'>): PendingAuthorization {
+  create(request: Omit<PendingAuthorization, 'id' | 'csrf' | 'expires_at'>): PendingAuthorization {
     this.sweep();
     const pending: PendingAuthorization = {
       ...request,
       id: randomBytes(16).toString('base64url'),
       csrf: randomBytes(32).toString('base64url'),
-      attempts: 0,
       expires_at: this.now() + LIFETIME_MS,
     };
     this.byId.set(pending.id, pending);

@@ -11,8 +11,9 @@ import type { OAuthGrants } from './grants-store.js';
 import { audienceFor } from './scopes.js';
 
 /**
- * The port between the SDK's OAuth handlers and our storage. The SDK checks client ids,
- * redirect URIs, the PKCE method and the verifier; this decides everything else.
+ * The port between the OAuth handlers and our storage. The handlers check client ids,
+ * redirect URIs, the PKCE method (authorize.ts) and the verifier (the SDK's token handler);
+ * this decides everything else.
  */
 export class QuireOAuthProvider implements OAuthServerProvider {
   constructor(

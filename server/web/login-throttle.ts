@@ -1,64 +1,72 @@
-const WINDOW_MS = 15 * 60_000;
-const MAX_ENTRIES = 10_000;
+import { ipKeyGenerator } from 'express-rate-limit';
+import type { AccountStore } from '../accounts/account-store.js';
+import { FixedWindows } from '../ratelimit/windows.js';
 
 export interface ThrottleLimits {
-  /** Failed sign-ins per account name per window. */
-  perAccount: number;
-  /** Failed sign-ins per client address per window. */
+  /** Failed sign-ins per account name from one address, per window. */
+  perAccountAddress: number;
+  /** Failed sign-ins from one address, whatever the names, per window. */
   perAddress: number;
+  windowMs: number;
 }
 
-interface Window {
-  failures: number;
-  resets_at: number;
+export const SIGNIN_LIMITS: ThrottleLimits = { perAccountAddress: 5, perAddress: 20, windowMs: 15 * 60_000 };
+
+const WRONG = 'Wrong username or password.';
+
+export type SignInResult =
+  | { ok: true; user: string }
+  | { ok: false; username: string; status: 401 | 429; message: string; retryAfter?: number };
+
+function tooMany(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
 /**
- * Counts failed sign-ins per submitted account name and per address in fixed windows. Names
- * are counted whether or not the account exists, so being throttled reveals nothing.
+ * The one password check of every sign-in form (the account area's and the OAuth flow's),
+ * so they share one budget. Failures count per (account name, address) and per address:
+ * guesses at an account are bounded however many forms are opened, one address cannot
+ * spray names, and nobody elsewhere can lock the owner out, whose address keeps its own
+ * budget. Names count whether or not the account exists, so being throttled reveals nothing.
  * In memory: a restart forgets, which only helps someone who can restart the server.
  */
 export class LoginThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly failures: FixedWindows;
 
-  constructor(private readonly limits: ThrottleLimits = { perAccount: 5, perAddress: 20 }, private readonly now: () => number = Date.now) {}
-
-  /** Seconds until sign-in may be tried again, or 0 when it may now. */
-  blockedFor(account: string, address: string): number {
-    const waits = [this.wait(`a:${account}`, this.limits.perAccount), this.wait(`ip:${address}`, this.limits.perAddress)];
-    return Math.max(...waits);
+  constructor(private readonly accounts: Pick<AccountStore, 'checkPassword'>, private readonly limits: ThrottleLimits = SIGNIN_LIMITS) {
+    this.failures = new FixedWindows(limits.windowMs);
   }
 
-  fail(account: string, address: string): void {
-    this.count(`a:${account}`);
-    this.count(`ip:${address}`);
+  /** `address` is `req.ip`: the real client only when `QUIRE_TRUST_PROXY` names the proxy. */
+  async signIn(name: string, password: string, address: string | undefined): Promise<SignInResult> {
+    const username = name.trim().toLowerCase().slice(0, 64);
+    // IPv6 counts by /56 network: one host holds many addresses.
+    const from = ipKeyGenerator(address ?? 'unknown');
+    const keys = { pair: `${from} ${username}`, address: from };
+    // Counted before the (slow) password check, so parallel guesses cannot all slip through;
+    // the address first, so a throttled address adds no entry per name it tries.
+    const all = await this.failures.hit(keys.address);
+    if (all.hits > this.limits.perAddress) return this.throttled(username, all.resetSeconds, keys.address);
+    const pair = await this.failures.hit(keys.pair);
+    if (pair.hits > this.limits.perAccountAddress) return this.throttled(username, pair.resetSeconds, keys.address, keys.pair);
+    if (!(await this.accounts.checkPassword(username, password))) return { ok: false, username, status: 401, message: WRONG };
+    // A right password clears this account's count from this address; it was no failure either.
+    await Promise.all([this.failures.reset(keys.pair), this.uncount(keys.address)]);
+    return { ok: true, user: username };
   }
 
-  /** A right password clears the account's count (not the address's). */
-  succeed(account: string): void {
-    this.windows.delete(`a:${account}`);
+  shutdown(): void {
+    this.failures.shutdown();
   }
 
-  private wait(key: string, limit: number): number {
-    const window = this.current(key);
-    return window && window.failures >= limit ? Math.ceil((window.resets_at - this.now()) / 1000) : 0;
+  /** A refused attempt is no failure: its hits are taken back. */
+  private async throttled(username: string, retryAfter: number, ...counted: string[]): Promise<SignInResult> {
+    await this.uncount(...counted);
+    return { ok: false, username, status: 429, message: tooMany(retryAfter), retryAfter };
   }
 
-  private count(key: string): void {
-    const window = this.current(key) ?? { failures: 0, resets_at: this.now() + WINDOW_MS };
-    window.failures++;
-    this.windows.delete(key);
-    this.windows.set(key, window);
-    // Oldest first in insertion order: a flood of names cannot grow the map without bound.
-    while (this.windows.size > MAX_ENTRIES) this.windows.delete(this.windows.keys().next().value!);
-  }
-
-  private current(key: string): Window | undefined {
-    const window = this.windows.get(key);
-    if (window && window.resets_at <= this.now()) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return window;
+  private async uncount(...keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.failures.undo(key)));
   }
 }

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { firstRun } from '../../../scripts/first-run.js';
 import { createServices } from '../../../server/services.js';
-import { LoginThrottle } from '../../../server/web/login-throttle.js';
 import { SigninLinks, SIGNIN_LINK_LIFETIME_MS } from '../../../server/web/signin-links.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -86,39 +85,5 @@ describe('first run and one-time sign-in links', function () {
     now += SIGNIN_LINK_LIFETIME_MS;
     expect(await links.redeem(second)).to.equal(undefined);
     dir.cleanup();
-  });
-});
-
-describe('sign-in throttling', () => {
-  it('locks an account name after 5 failures and an address after 20, whether or not the account exists', () => {
-    let now = 0;
-    const throttle = new LoginThrottle({ perAccount: 5, perAddress: 20 }, () => now);
-    for (let i = 0; i < 5; i++) throttle.fail('ghost', '10.0.0.1');
-    expect(throttle.blockedFor('ghost', '10.0.0.2')).to.equal(900);
-    expect(throttle.blockedFor('owner', '10.0.0.1')).to.equal(0);
-    for (let i = 0; i < 15; i++) throttle.fail(`name-${i}`, '10.0.0.1');
-    expect(throttle.blockedFor('owner', '10.0.0.1')).to.be.greaterThan(0);
-    now += 15 * 60_000;
-    expect(throttle.blockedFor('ghost', '10.0.0.1')).to.equal(0);
-  });
-
-  it('refuses even the right password once the account is locked, with the same message for any name', async () => {
-    const server = await startTestServer();
-    try {
-      await server.services.accounts.addUser('ann', 'personal');
-      await server.services.accounts.setPassword('ann', PASSWORD);
-      const browser = new Browser();
-      const attempt = async (username: string, password: string) => {
-        const { action, hidden } = readForm(await (await browser.get(`${server.url}/account/signin`)).text());
-        const res = await browser.post(new URL(action, server.url).href, [...hidden, ['username', username], ['password', password]]);
-        return { status: res.status, alert: /role="alert">([^<]*)</.exec(await res.text())?.[1] };
-      };
-      for (let i = 0; i < 5; i++) expect(await attempt('ann', 'wrong')).to.deep.equal({ status: 401, alert: 'Wrong username or password.' });
-      expect(await attempt('ann', PASSWORD)).to.deep.equal({ status: 429, alert: 'Too many failed sign-ins. Try again in 15 minutes.' });
-      for (let i = 0; i < 5; i++) await attempt('nobody', 'wrong');
-      expect(await attempt('nobody', 'wrong')).to.deep.equal({ status: 429, alert: 'Too many failed sign-ins. Try again in 15 minutes.' });
-    } finally {
-      await server.stop();
-    }
   });
 });

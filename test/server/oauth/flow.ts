@@ -27,15 +27,18 @@ export async function newClientId(server: TestServer, metadata: Record<string, u
 export class Browser {
   private readonly cookies = new Map<string, string>();
 
+  /** `headers` go with every request (e.g. the X-Forwarded-For a proxy would add). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async get(url: string | URL): Promise<Response> {
-    return this.keep(await fetch(url, { redirect: 'manual', headers: this.header() }));
+    return this.keep(await fetch(url, { redirect: 'manual', headers: { ...this.headers, ...this.header() } }));
   }
 
   async post(action: string, fields: [string, string][], withCookies = true): Promise<Response> {
     return this.keep(await fetch(action, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.header() : {}) },
+      headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.header() : {}) },
       body: new URLSearchParams(fields).toString(),
     }));
   }
@@ -92,6 +95,17 @@ export async function approveInBrowser(authorizationUrl: string | URL, approval:
   const done = await browser.post(consent.action, [...consent.hidden, ...ticked, ...actAs, ['decision', approval.decision ?? 'approve']]);
   if (done.status !== 302) throw new Error(`consent answered ${done.status}: ${await done.text()}`);
   return new URL(done.headers.get('location')!);
+}
+
+/** The OAuth error code of a refusal shown as a page; throws on anything else, a redirect above all. */
+export async function refusalPage(res: Response): Promise<string> {
+  const type = res.headers.get('content-type') ?? '';
+  if (res.status !== 400 || res.headers.has('location') || !type.startsWith('text/html')) {
+    throw new Error(`expected a 400 page, got ${res.status} ${type} ${res.headers.get('location') ?? ''}`);
+  }
+  const code = /Error <code>([a-z_]+)<\/code>/.exec(await res.text())?.[1];
+  if (!code) throw new Error('the refusal page names no error code');
+  return code;
 }
 
 export function pkce(): { verifier: string; challenge: string } {
