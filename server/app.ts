@@ -2,11 +2,14 @@ import express, { type Express } from 'express';
 import { accountRouter } from './account/router.js';
 import { cloneResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
+import { finalHandlers } from './http/final-handlers.js';
+import { refuseMalformedUrl } from './http/malformed-url.js';
+import { securityHeaders } from './http/security-headers.js';
 import { mcpRouter } from './mcp/router.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { oauthRouter } from './oauth/router.js';
 import { catalog } from './ops/catalog.js';
-import { restRouter } from './rest/router.js';
+import { pagePathPrefixes, restRouter } from './rest/router.js';
 import type { Services } from './services.js';
 
 /** The whole HTTP surface: OAuth, the account area, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */
@@ -15,6 +18,7 @@ export function createApp(services: Services): Express {
   app.disable('x-powered-by');
   // Behind a reverse proxy, req.ip (sign-in throttle, registration limit) is the client only if the proxy is named.
   app.set('trust proxy', services.config.trustProxy);
+  app.use(securityHeaders, refuseMalformedUrl(pagePathPrefixes(catalog)));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -25,5 +29,6 @@ export function createApp(services: Services): Express {
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
   app.use(gitHttpRouter({ resolve: cloneResolver(services) }));
   app.use(restRouter(services, catalog));
+  app.use(finalHandlers(account.path));
   return app;
 }

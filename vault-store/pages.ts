@@ -3,6 +3,7 @@ import { toPageView, SummaryCache, type PageSummary, type PageView } from './pag
 import { hashBlob } from './git/hash-blob.js';
 import type { Author, CommitEvent, Vault } from './vault.js';
 import { lowerBound } from './sorted.js';
+import { checkPortablePath } from './paths.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -71,7 +72,7 @@ export class Pages {
     let existed = false;
     let bytes = new Uint8Array();
     const event = await this.vault.mutate(author, `${input.subject} ${path}`, async () => {
-      this.checkCase(path);
+      this.checkNewPath(path);
       this.vault.expectHash(path, baseHash);
       existed = this.vault.manifest.get(path) !== undefined;
       // A whole-page write needs no read of the old version.
@@ -95,10 +96,15 @@ export class Pages {
     return event!;
   }
 
-  /** Refuses a new page whose path differs only in case from an existing one. */
-  checkCase(path: string): void {
+  /**
+   * For a page a write may create: refused when Windows could not check it out, or when it
+   * differs only in case from an existing page. An existing page passes as it is.
+   */
+  checkNewPath(path: string): void {
+    if (this.vault.manifest.get(path)) return;
+    checkPortablePath(path);
     const twin = this.vault.manifest.caseTwin(path);
-    if (twin && !this.vault.manifest.get(path)) {
+    if (twin) {
       throw new QuireError('CASE_COLLISION', `${path} differs only in case from existing page ${twin}`, { path, existing_path: twin });
     }
   }

@@ -7,6 +7,15 @@ export const MAX_PATH_BYTES = 1024;
 // C0 controls, DEL and C1 controls: invisible in listings and unsafe in shells.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/*
+ * A vault is cloned onto Windows too, where git cannot check out a name Windows refuses
+ * (the clone fails). Obsidian refuses the same names, so the API creates none of them.
+ * Device names count with any extension ("nul.txt.md") and, like Git for Windows checks,
+ * with spaces before it; Windows also takes the superscript digits ¹²³ as COM/LPT ports.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³]) *(\.|$)/i;
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+
 function invalid(input: string, why: string): QuireError {
   return new QuireError('INVALID_PATH', `Invalid path ${JSON.stringify(input)}: ${why}`, { path: input });
 }
@@ -24,6 +33,30 @@ function checkCharacters(input: string, path: string): void {
   if (path.startsWith('/')) throw invalid(input, 'must be relative to the vault root');
   if (path.includes('\\')) throw invalid(input, 'backslashes are not allowed; use "/"');
   if (CONTROL.test(path)) throw invalid(input, 'control characters are not allowed');
+}
+
+/** Why Windows could not check out this page path, or undefined when it can. */
+export function unportableReason(path: string): string | undefined {
+  const forbidden = WINDOWS_FORBIDDEN.exec(path);
+  if (forbidden) return `"${forbidden[0]}" is not allowed in a name (Windows forbids < > : " | ? *)`;
+  const segments = path.split('/');
+  for (const [i, seg] of segments.entries()) {
+    if (WINDOWS_DEVICE.test(seg)) return `"${seg}" is a device name on Windows (CON, PRN, AUX, NUL, COM1, LPT1, …), with any extension`;
+    // A page's name is checked without its ".md": "x .md" is the page "x " a person typed.
+    const name = i === segments.length - 1 ? seg.replace(/\.md$/, '') : seg;
+    if (/[. ]$/.test(name)) return 'a name may not end in a dot or a space (Windows drops them)';
+  }
+  return undefined;
+}
+
+/**
+ * For a path a write is about to create: the page rules plus Windows' own. Paths that
+ * already exist (arriving by git or the folder) are only addressed with `normalizePagePath`,
+ * so such a page stays readable, editable, movable and deletable — the way to fix its name.
+ */
+export function checkPortablePath(path: string): void {
+  const why = unportableReason(path);
+  if (why) throw invalid(path, why);
 }
 
 /**
@@ -54,7 +87,12 @@ export function normalizePrefix(input: unknown): string {
   return `${path}/`;
 }
 
-/** True when a page path is a visible markdown page (used when scanning trees). */
+/**
+ * True when a path in a tree is a page the API serves. A hidden file (or one with control
+ * characters) arriving by git or the folder stays in git untouched but is no page: not
+ * listed, read, indexed or in the change feed; the watcher reports it in vault_health as
+ * skipped, with the reason. A name only Windows refuses is a page (lint flags it).
+ */
 export function isPagePath(path: string): boolean {
   if (!path.endsWith('.md')) return false;
   try {

@@ -4,6 +4,10 @@ import { startServer } from '../../server/server.js';
 import { firstRun } from '../first-run.js';
 
 export async function serveCommand(flags: ConfigFlags): Promise<void> {
+  // Express and the libraries that look assume development unless told otherwise, and
+  // `quire serve` (npm start and npx quire serve alike) is the production server. Error
+  // bodies never depend on it, so tests that start the server in-process see the same.
+  process.env.NODE_ENV ??= 'production';
   const config = loadConfig(process.env, flags);
   const unlock = lockDataDir(config.dataDir);
   const running = await startServer(config);

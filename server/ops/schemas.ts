@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** A page path as sent; `normalizePagePath` applies the full rules (INVALID_PATH). */
-export const pagePath = z.string().min(1).max(4096).describe('Vault-relative page path, e.g. "projects/plan.md" (".md" may be omitted)');
+/**
+ * A page path as sent. No minimum length: an empty path reaches `normalizePagePath`, which
+ * applies the full rules, so it is refused as INVALID_PATH like every other bad path.
+ */
+export const pagePath = z.string().max(4096).describe('Vault-relative page path, e.g. "projects/plan.md" (".md" may be omitted)');
 
 /** A git blob SHA-1 as returned in `hash`. */
 export const blobHash = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character hex blob hash');

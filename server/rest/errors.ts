@@ -2,8 +2,18 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { QuireError, isQuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from '../http/status.js';
 
-/** Body-parser failures arrive as plain errors with a `type`; give them our codes. */
-function fromBodyParser(err: { type?: string; message?: string }): QuireError | undefined {
+interface HttpError {
+  type?: string;
+  message?: string;
+  status?: unknown;
+}
+
+/**
+ * Body-parser failures arrive as plain errors with a `type`; give them our codes. Any other
+ * client error Express or a parser raises carries a 4xx `status` (a path parameter that
+ * does not decode is a URIError with status 400): the request was at fault, not us.
+ */
+function fromHttpError(err: HttpError): QuireError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return new QuireError('INVALID_REQUEST', 'Request body is not valid JSON');
@@ -12,17 +22,23 @@ function fromBodyParser(err: { type?: string; message?: string }): QuireError | 
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new QuireError('INVALID_REQUEST', err.message ?? 'Unsupported body encoding');
-    default:
-      return undefined;
   }
+  if (typeof err.status !== 'number' || err.status < 400 || err.status > 499) return undefined;
+  return err.status === 413
+    ? new QuireError('PAYLOAD_TOO_LARGE', 'Request is too large')
+    : new QuireError('INVALID_REQUEST', 'The request could not be read');
 }
 
+/**
+ * Our error for anything thrown. An unexpected one is logged here, once, for the operator:
+ * its stack only, not the object, whose other fields (a request body, headers) may hold
+ * secrets; the client only learns that it failed.
+ */
 export function toQuireError(err: unknown): QuireError {
   if (isQuireError(err)) return err;
-  const parsed = fromBodyParser(err as { type?: string });
-  if (parsed) return parsed;
-  // Log the real cause for the operator; the client only learns that it failed.
-  console.error('quire: internal error:', err);
+  const known = err !== null && typeof err === 'object' ? fromHttpError(err as HttpError) : undefined;
+  if (known) return known;
+  console.error('quire: internal error:', err instanceof Error ? err.stack : String(err));
   return new QuireError('INTERNAL', 'Internal server error');
 }
 

@@ -28,9 +28,23 @@ function authenticate(services: Services): RequestHandler {
   };
 }
 
-/** Path params (a `*path` wildcard arrives as segments), query, then JSON body. */
-function restInput(req: Request): Record<string, unknown> {
+/** A route's trailing `/*name` wildcard: the page path of the operation. */
+const PAGE_WILDCARD = /\/\*(\w+)$/;
+
+/** Where page paths begin in REST URLs (`/vault/page/`, …). */
+export function pagePathPrefixes(catalog: readonly AnyOperation[]): string[] {
+  return catalog.flatMap((op) => (op.rest && PAGE_WILDCARD.test(op.rest.path) ? [op.rest.path.replace(PAGE_WILDCARD, '/')] : []));
+}
+
+/**
+ * Path params (a `*path` wildcard arrives as segments), query, then JSON body. The
+ * wildcard is bound optional (`/vault/page{/*path}`) and a missing one is the empty path,
+ * so `GET /vault/page/` is refused as INVALID_PATH rather than as an unknown endpoint.
+ */
+function restInput(req: Request, op: AnyOperation): Record<string, unknown> {
+  const wildcard = PAGE_WILDCARD.exec(op.rest!.path)?.[1];
   const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+  if (wildcard) params[wildcard] ??= '';
   if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
     throw new QuireError('INVALID_REQUEST', 'Request body must be a JSON object');
   }
@@ -51,7 +65,7 @@ function setRateHeaders(res: express.Response, rate: RateState): void {
 function route(services: Services, op: AnyOperation): RequestHandler {
   return async (req, res) => {
     if (req.method !== 'GET') requireJson(req);
-    const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req), (rate) => setRateHeaders(res, rate));
+    const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req, op), (rate) => setRateHeaders(res, rate));
     if (isRawResult(result)) return result.send(res);
     res.status(op.rest!.status?.(result) ?? 200).json(result);
   };
@@ -63,7 +77,7 @@ export function restRouter(services: Services, catalog: AnyOperation[]): Router 
   // Generous enough for a maximal page JSON-escaped; the page limit itself is checked per field.
   router.use('/vault', express.json({ limit: services.config.maxPageBytes * 6 + 65536 }), authenticate(services));
   for (const op of catalog) {
-    if (op.rest) router[op.rest.method](op.rest.path, route(services, op));
+    if (op.rest) router[op.rest.method](op.rest.path.replace(PAGE_WILDCARD, '{/*$1}'), route(services, op));
   }
   router.use('/vault', (req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`)));
   router.use(jsonErrorHandler);

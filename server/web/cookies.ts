@@ -1,12 +1,18 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse } from 'cookie';
 import type { CookieOptions, Request, Response } from 'express';
 
-export function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+/** Our values are what `res.cookie` wrote; one that does not decode was not, and counts as absent. */
+function decodeOrDrop(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
   }
-  return undefined;
+}
+
+export function readCookie(req: Request, name: string): string | undefined {
+  return parse(req.headers.cookie ?? '', { decode: decodeOrDrop })[name] || undefined;
 }
 
 export function sameSecret(a: string, b: string): boolean {

@@ -40,16 +40,12 @@ ${shell.header ?? ''}
 }
 
 /**
- * Every browser page goes out through here: no caching, no framing, no sniffing. The
- * referrer policy is `same-origin`, not `no-referrer`: the latter makes browsers send
- * `Origin: null` on our own form posts, which the CSRF check must be able to tell apart.
+ * Every browser page goes out through here: no caching, and the page's own CSP. No
+ * framing, no sniffing and the referrer policy come with every response
+ * (server/http/security-headers.ts).
  */
 export function sendPage(res: Response, status: number, page: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Security-Policy', CSP);
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.status(status).type('html').send(page);
 }

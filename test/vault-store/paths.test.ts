@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
+import { checkPortablePath, isPagePath, normalizePagePath, normalizePrefix, unportableReason } from '../../vault-store/paths.js';
 
 describe('page paths', () => {
   it('adds .md, keeps folders, and normalizes to NFC', () => {
@@ -18,6 +18,35 @@ describe('page paths', () => {
       expect(() => normalizePagePath(input)).to.throw().with.property('code', 'INVALID_PATH');
     });
   }
+
+  // Names Windows refuses: a clone of the vault there would fail to check them out.
+  for (const [input, reason] of [
+    ['CON.md', /device name on Windows/], ['con', /device name/], ['notes/aux.md', /device name/], ['Nul.txt.md', /device name/],
+    ['COM1', /device name/], ['lpt9.md', /device name/], ['COM¹', /device name/], ['lpt³.md', /device name/], ['prn/x.md', /device name/],
+    ['con .txt.md', /device name/], ['CONIN$', /device name/],
+    ['a:b.md', /":" is not allowed/], ['a<b', /"<" is not allowed/], ['a>b', /">"/], ['say "hi"', /"""/], ['a|b', /"\|"/], ['why?', /"\?"/], ['a*', /"\*"/],
+    ['trailing./x.md', /may not end in a dot or a space/], ['folder /x.md', /end in a dot or a space/], ['x .md', /end in a dot or a space/],
+    ['x.', /end in a dot or a space/], ['x..md', /end in a dot or a space/],
+  ] as const) {
+    it(`refuses to create ${JSON.stringify(input)}, saying why`, () => {
+      expect(() => checkPortablePath(normalizePagePath(input))).to.throw(reason).with.property('code', 'INVALID_PATH');
+    });
+  }
+
+  it('accepts names that only resemble Windows device names or forbidden endings', () => {
+    for (const input of ['console.md', 'CONS.md', 'com10.md', 'lpt.md', 'nullable/aux-notes.md', 'x.con.md', 'a - b.md', 'v1.2 notes.md', ' leading.md']) {
+      expect(normalizePagePath(input), input).to.equal(input);
+      expect(() => checkPortablePath(input), input).not.to.throw();
+    }
+  });
+
+  it('still addresses an existing page or folder Windows refuses, so it can be read, moved or deleted', () => {
+    for (const path of ['a:b.md', 'CON.md', 'aux/x.md', 'x .md']) {
+      expect(isPagePath(path), path).to.equal(true);
+      expect(unportableReason(path), path).to.be.a('string');
+    }
+    for (const prefix of ['nul/', 'a:b', 'folder.', 'folder ']) expect(normalizePrefix(prefix), prefix).to.match(/\/$/);
+  });
 
   it('accepts a segment of exactly 255 bytes', () => {
     expect(normalizePagePath(`${'a'.repeat(252)}.md`)).to.have.length(255);

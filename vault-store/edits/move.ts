@@ -1,6 +1,7 @@
 import { QuireError } from '../errors.js';
 import type { LinkGraph } from '../knowledge/graph/link-graph.js';
 import type { Pages } from '../pages.js';
+import { checkPortablePath } from '../paths.js';
 import type { Author, FileChange } from '../vault.js';
 import { reconcileWorkingFiles } from '../watcher/external-edits.js';
 import { rewriteLinks } from './rewrite-links.js';
@@ -48,6 +49,7 @@ export async function movePage(
     vault.expectHash(from, input.baseHash);
     const existing = vault.manifest.get(to);
     if (existing) throw new QuireError('CONFLICT', `${to} already exists`, { path: to, current_hash: existing.oid });
+    checkPortablePath(to);
     const twin = vault.manifest.caseTwin(to);
     if (twin && twin !== from) throw new QuireError('CASE_COLLISION', `${to} differs only in case from existing page ${twin}`, { path: to, existing_path: twin });
 

@@ -78,7 +78,7 @@ export class Proposals {
           if (current === null) throw new QuireError('NOT_FOUND', `No page at ${change.path} to delete`, { path: change.path });
           return { path: change.path, delete: true as const, base_hash: current };
         }
-        this.pages.checkCase(change.path);
+        this.pages.checkNewPath(change.path);
         const bytes = encoder.encode(change.content ?? '');
         contents.set(change.path, bytes);
         return { path: change.path, hash: hashBlob(bytes), base_hash: current };
@@ -137,7 +137,7 @@ export class Proposals {
       if (conflicts.length) {
         throw new QuireError('CONFLICT', `Proposal ${id} no longer applies: ${conflicts.map((c) => c.path).join(', ')} changed since it was made`, { conflicts, current_hash: conflicts[0].current_hash });
       }
-      for (const change of record.changes) if (!change.delete) this.pages.checkCase(change.path);
+      for (const change of record.changes) if (!change.delete) this.pages.checkNewPath(change.path);
       const proposer = record.created_by.agent ?? record.created_by.actor ?? record.created_by.name;
       const trailers = { ...author.trailers, 'Quire-Proposal': id, 'Quire-Proposed-By': proposer };
       const event = await this.vault.commitChanges({ ...author, trailers }, `Apply proposal ${id}: ${record.title}`, files);

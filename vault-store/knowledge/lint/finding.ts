@@ -9,6 +9,7 @@ export const LINT_RULES = [
   'duplicate-title',
   'invalid-frontmatter',
   'case-collision',
+  'unportable-name',
   'oversize-page',
 ] as const;
 

@@ -4,7 +4,7 @@ import type { PageMeta } from '../page-meta.js';
 import { emptyPages, invalidFrontmatter, oversizePages } from './content-rules.js';
 import { LINT_RULES, type LintCheck, type LintFinding, type LintRule } from './finding.js';
 import { brokenLinks, orphanPages } from './link-rules.js';
-import { caseCollisions, duplicateTitles } from './name-rules.js';
+import { caseCollisions, duplicateTitles, unportableNames } from './name-rules.js';
 
 export { LINT_RULES, type LintFinding, type LintRule } from './finding.js';
 
@@ -20,7 +20,7 @@ export interface LintReport {
   counts: Record<LintRule, number>;
 }
 
-const CHECKS: LintCheck[] = [brokenLinks, orphanPages, emptyPages, duplicateTitles, invalidFrontmatter, caseCollisions, oversizePages];
+const CHECKS: LintCheck[] = [brokenLinks, orphanPages, emptyPages, duplicateTitles, invalidFrontmatter, caseCollisions, unportableNames, oversizePages];
 
 function compare(a: LintFinding, b: LintFinding): number {
   const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);

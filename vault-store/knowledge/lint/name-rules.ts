@@ -1,3 +1,4 @@
+import { unportableReason } from '../../paths.js';
 import type { PageMeta } from '../page-meta.js';
 import type { LintCheck, LintFinding, LintRule } from './finding.js';
 
@@ -32,3 +33,13 @@ export const duplicateTitles: LintCheck = ({ pages }) =>
 export const caseCollisions: LintCheck = ({ pages }) =>
   clashes(pages, (page) => page.path.toLowerCase())
     .map(([page, others]) => finding('case-collision', page, `Path differs only in case from ${others.join(', ')}`));
+
+/**
+ * Names the API refuses to create because Windows cannot check them out (CON.md, a:b.md);
+ * they can still arrive through the folder or git, and a clone on Windows then fails.
+ */
+export const unportableNames: LintCheck = ({ pages }) =>
+  pages.flatMap((page) => {
+    const why = unportableReason(page.path);
+    return why ? [finding('unportable-name', page, `Windows cannot check out this name (${why}); rename it with move`)] : [];
+  });
