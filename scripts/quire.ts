@@ -10,11 +10,7 @@
 import { parseArgs } from 'node:util';
 import { isQuireError } from '../vault-store/errors.js';
 import { ConfigError } from '../server/config.js';
-import { agentCommand } from './commands/agents.js';
-import { keyCommand } from './commands/keys.js';
-import { serveCommand } from './commands/serve.js';
 import { UsageError } from './commands/usage-error.js';
-import { userCommand } from './commands/users.js';
 
 const USAGE = `usage:
   quire serve [--port N] [--host ADDR] [--base-url URL] [--data DIR]
@@ -47,11 +43,13 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = positionals;
   if (values.help || !command) throw new UsageError(USAGE);
   const flags = { data: values.data, port: values.port, host: values.host, baseUrl: values['base-url'] };
+  // Each command loads only its own modules: `serve` pulls in the whole server, which made
+  // every short command take about a second.
   switch (command) {
-    case 'serve': return serveCommand(flags);
-    case 'user': return userCommand(flags, rest, values);
-    case 'key': return keyCommand(flags, rest, values);
-    case 'agent': return agentCommand(flags, rest, values);
+    case 'serve': return (await import('./commands/serve.js')).serveCommand(flags);
+    case 'user': return (await import('./commands/users.js')).userCommand(flags, rest, values);
+    case 'key': return (await import('./commands/keys.js')).keyCommand(flags, rest, values);
+    case 'agent': return (await import('./commands/agents.js')).agentCommand(flags, rest, values);
     default: throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Vault } from '../../vault-store/vault.js';
 import { Pages } from '../../vault-store/pages.js';
 import { gitIn, testAuthor } from '../helpers/temp-vault.js';
+import { SOAK } from '../helpers/soak.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** Runs the writer child until it has acknowledged `acks` writes, then SIGKILLs it mid-stream. */
@@ -23,10 +24,11 @@ function writeUntilKilled(dir: string, acks: number): Promise<string[]> {
 
 describe('durability', () => {
   it('never loses an acknowledged write and passes git fsck after being killed mid-write', async function () {
-    this.timeout(60_000);
+    this.timeout(SOAK ? 300_000 : 60_000);
     const dir = tempDir();
     try {
-      for (const acks of [15, 40]) {
+      // Each round kills the writer after a different number of acknowledged writes.
+      for (const acks of SOAK ? [15, 40, 3, 90, 27, 150, 8, 61, 120, 33] : [15, 40]) {
         const acknowledged = await writeUntilKilled(dir.path, acks);
         expect(acknowledged.length).to.be.at.least(acks);
         gitIn(dir.path, 'fsck', '--strict', '--no-dangling');

@@ -31,19 +31,20 @@ export class Browser {
   constructor(private readonly headers: Record<string, string> = {}) {}
 
   async get(url: string | URL): Promise<Response> {
-    return this.keep(await fetch(url, { redirect: 'manual', headers: { ...this.headers, ...this.header() } }));
+    return this.keep(await fetch(url, { redirect: 'manual', headers: { ...this.headers, ...this.cookieHeader() } }));
   }
 
   async post(action: string, fields: [string, string][], withCookies = true): Promise<Response> {
     return this.keep(await fetch(action, {
       method: 'POST',
       redirect: 'manual',
-      headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.header() : {}) },
+      headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.cookieHeader() : {}) },
       body: new URLSearchParams(fields).toString(),
     }));
   }
 
-  private header(): Record<string, string> {
+  /** The Cookie header this browser sends, for requests a test forges around it. */
+  cookieHeader(): Record<string, string> {
     return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
   }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeyUsageStore } from '../../../server/accounts/key-usage.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { scaled } from '../../helpers/soak.js';
 
 interface Feed {
   head: string;
@@ -9,6 +10,9 @@ interface Feed {
   has_more: boolean;
   changes: { commit: string; actor: string; paths: { path: string; op: string; hash: string | null }[] }[];
 }
+
+/** Batches of ten concurrent writes (500 writes when soaking). */
+const BATCHES = scaled(12, 50);
 
 describe('REST change log', function () {
   this.timeout(60_000);
@@ -32,7 +36,7 @@ describe('REST change log', function () {
     return Object.fromEntries(pages.map((p: { path: string; hash: string }) => [p.path, p.hash]));
   };
 
-  it('gives a new device a snapshot, then lets it follow 500 concurrent writes to exactly the server state', async () => {
+  it(`gives a new device a snapshot, then lets it follow ${BATCHES * 10} concurrent writes to exactly the server state`, async () => {
     for (let i = 0; i < 5; i++) await write(`seed/${i}.md`, `seed ${i}`);
     const device = await server.key('alice', 'read', { device: true, name: 'phone' });
     const first = await feed(device);
@@ -42,7 +46,7 @@ describe('REST change log', function () {
     const local: Record<string, string> = Object.fromEntries(first.changes[0].paths.map((p) => [p.path, p.hash!]));
 
     const writes = (async () => {
-      for (let batch = 0; batch < 50; batch++) {
+      for (let batch = 0; batch < BATCHES; batch++) {
         await Promise.all(Array.from({ length: 10 }, (_, j) => {
           const n = batch * 10 + j;
           const path = `live/p${n % 37}.md`;

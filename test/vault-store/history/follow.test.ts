@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { changesSince, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
+import { scaled } from '../../helpers/soak.js';
 
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
 
@@ -19,10 +20,12 @@ function apply(state: Map<string, string>, feed: ChangeFeed): void {
   }
 }
 
-/** 500 writes, deletes and renames over 40 paths, all queued at once. */
+/** Writes, deletes and renames over 40 paths, all queued at once (500 when soaking). */
+const STORM = scaled(150, 500);
+
 function writeStorm(v: TempVault): Promise<unknown> {
   const ops: Promise<unknown>[] = [];
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < STORM; i++) {
     const path = `f${i % 4}/p${(i * 7) % 40}.md`;
     const kind = i % 5;
     ops.push(v.vault.mutate(testAuthor, `op ${i}`, () => {
@@ -42,7 +45,7 @@ describe('following the change feed while writes land', () => {
   let v: TempVault;
   afterEach(() => v?.cleanup());
 
-  it('a reader paging through 500 concurrent writes ends with exactly the server state', async function () {
+  it(`a reader paging through ${STORM} concurrent writes ends with exactly the server state`, async function () {
     this.timeout(60_000);
     v = await tempVault({ 'seed.md': 'seed', 'f0/p0.md': 'zero' });
     const state = new Map<string, string>();

@@ -1,0 +1,9 @@
+/**
+ * `npm run test:soak` sets QUIRE_SOAK=1: the same convergence and crash tests then run at
+ * full length. `npm test` runs them short, to stay within its time budget.
+ */
+export const SOAK = process.env.QUIRE_SOAK === '1';
+
+export function scaled(short: number, soak: number): number {
+  return SOAK ? soak : short;
+}
