@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface HealthzReport<T> {
@@ -37,4 +38,27 @@ export async function guardHealthz<T>(baseUrl: string, attack: () => Promise<T>,
   await running;
   if (attackState.failed) throw attackState.error;
   return { result: attackState.value as T, maxLatencyMs, probes };
+}
+
+/** How long an attack may keep `/healthz` waiting: the bound the security issue sets. */
+export const MAX_HEALTHZ_MS = 200;
+
+/**
+ * One request to a real test server under the guard: asserts the server kept answering
+ * `/healthz` within MAX_HEALTHZ_MS and that the request succeeded, then returns its answer.
+ */
+export async function guardedRequest(
+  server: { url: string; api: (path: string, init?: RequestInit & { key?: string; json?: unknown }) => Promise<Response> },
+  key: string,
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<{ status: number; text: string }> {
+  const { result, maxLatencyMs } = await guardHealthz(server.url, async () => {
+    const res = await server.api(path, { ...init, key });
+    return { status: res.status, text: await res.text() };
+  });
+  const what = `${init.method ?? 'GET'} ${path}`;
+  expect(maxLatencyMs, `${what}: slowest /healthz`).to.be.below(MAX_HEALTHZ_MS);
+  expect(result.status, `${what} answered ${result.text.slice(0, 200)}`).to.be.below(300);
+  return result;
 }
