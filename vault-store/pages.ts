@@ -35,7 +35,7 @@ export class Pages {
     return { path, hash, title, size, tags, updated_at };
   }
 
-  /** Pages sorted by path, after `cursor` (the last path of the previous page), starting with `prefix`. */
+  /** Pages sorted by path, after `cursor` (the last path of the previous page), under the folder `prefix` (from normalizePrefix). */
   async list(input: { prefix?: string; limit: number; cursor?: string; visible?: (path: string) => boolean }) {
     const all = this.vault.manifest.pages();
     const prefix = input.prefix ?? '';

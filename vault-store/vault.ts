@@ -3,25 +3,26 @@ import { join } from 'node:path';
 import { replaceFileUnder } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { GitRepo, hashBlob, type Signature } from './git/repo.js';
+import { silentLog, type Log } from './log.js';
 import { SYMLINK_MODE } from './git/tree-parse.js';
-import { objectReaderFor } from './history/object-reader.js';
 import { Manifest } from './manifest.js';
 import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
-import { reconcileWorkingFiles } from './watcher/external-edits.js';
+import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
 import { WriteQueue } from './write-queue.js';
+
+export type { FileChange } from './worktree/working-files.js';
 
 /** Who a commit is for: the author line plus trailers naming key, agent, etc. */
 export interface Author extends Signature {
   trailers?: Record<string, string>;
 }
 
-/** One file to change: new bytes, or null to delete. Paths are already validated. */
-export interface FileChange {
-  path: string;
-  content: Uint8Array | null;
-  /** The working tree already holds this change (an external edit): don't rewrite the file under its editor. */
-  inWorkingTree?: boolean;
-}
+/** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
+export const EXTERNAL_AUTHOR: Author = {
+  name: 'external',
+  email: 'external@quire.invalid',
+  trailers: { 'Quire-Actor': 'external' },
+};
 
 export interface ChangedFile {
   path: string;
@@ -43,6 +44,8 @@ export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
 export interface VaultOptions {
   now?: () => Date;
+  /** Where a failed commit listener is reported (the write itself has landed). */
+  log?: Log;
 }
 
 function commitMessage(subject: string, trailers: Record<string, string> = {}): string {
@@ -65,20 +68,21 @@ export class Vault {
     private headOid: string,
     private readonly now: () => Date,
     private readonly openedHeadTime: Date,
+    private readonly log: Log,
   ) {}
 
   static async open(dir: string, options: VaultOptions = {}): Promise<Vault> {
     const now = options.now ?? (() => new Date());
     const repo = await GitRepo.open(dir, now);
     const head = await repo.head();
-    const { tree, author } = await repo.readCommit(head);
+    const { tree, author } = await repo.objects.commit(head);
     const manifest = new Manifest();
     // Times are looked up lazily: a stat per file here was most of opening a 10k vault.
     for (const file of await repo.trees.files(tree)) {
       if (file.mode === SYMLINK_MODE) manifest.addLink(file.path);
       else manifest.set(file.path, { oid: file.oid });
     }
-    return new Vault(repo, manifest, head, now, new Date(author.timestamp * 1000));
+    return new Vault(repo, manifest, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
   }
 
   /**
@@ -115,7 +119,7 @@ export class Vault {
   async readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
     const entry = this.manifest.get(path);
     if (!entry) return undefined;
-    return { oid: entry.oid, content: await objectReaderFor(this.repo).blob(entry.oid) };
+    return { oid: entry.oid, content: await this.repo.objects.blob(entry.oid) };
   }
 
   /** Runs `task` alone on this vault; used for anything that must not interleave with writes. */
@@ -137,7 +141,7 @@ export class Vault {
     const checkedPlan = async () => this.refuseSymlinks(await plan());
     return this.queue.run(async () => {
       let planned = await checkedPlan();
-      if (await reconcileWorkingFiles(this, planned.map((c) => c.path))) planned = await checkedPlan();
+      if (await this.reconcile(planned.map((c) => c.path))) planned = await checkedPlan();
       return this.writeCommit(author, subject, planned);
     });
   }
@@ -145,12 +149,24 @@ export class Vault {
   /**
    * Only for use inside `exclusive` (the caller holds the queue). Uncommitted working-tree
    * edits to the planned paths are committed first (as `external`) so history keeps them;
-   * a caller that plans from current contents calls `reconcileWorkingFiles` before planning.
+   * a caller that plans from current contents calls `reconcile` before planning.
    */
   async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
     this.refuseSymlinks(planned);
-    await reconcileWorkingFiles(this, planned.filter((c) => !c.inWorkingTree).map((c) => c.path));
+    await this.reconcile(planned.filter((c) => !c.inWorkingTree).map((c) => c.path));
     return this.writeCommit(author, subject, planned);
+  }
+
+  /**
+   * Only inside the queue: commits the working files at `paths` that differ from HEAD, as
+   * the external author. `mutate` runs it on the paths it is about to write so an edit the
+   * watcher has not committed yet is kept in history, not overwritten.
+   */
+  async reconcile(paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
+    const changes = await diffWorkingFiles(this.dir, this.manifest, paths, onSymlink);
+    if (changes.length === 0) return undefined;
+    const subject = changes.length === 1 ? `External edit of ${changes[0].path}` : `External edits to ${changes.length} files`;
+    return this.writeCommit(EXTERNAL_AUTHOR, subject, changes);
   }
 
   private async writeCommit(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
@@ -166,7 +182,7 @@ export class Vault {
 
     const at = this.now();
     const parent = this.headOid;
-    const { tree: baseTree } = await this.repo.readCommit(parent);
+    const { tree: baseTree } = await this.repo.objects.commit(parent);
     await Promise.all(changes.filter((c) => c.content).map((c) => this.repo.writeBlob(c.content!)));
     const tree = await this.repo.trees.apply(baseTree, changes.map(({ path, oid }) => ({ path, oid })));
     const commit = await this.repo.commit({
@@ -193,7 +209,7 @@ export class Vault {
       try {
         await listener(event);
       } catch (err) {
-        console.error(`quire: commit listener failed after ${commit}:`, (err as Error).message);
+        this.log.error({ commit, err: (err as Error).message }, 'commit listener failed');
       }
     }
     return event;

@@ -17,7 +17,7 @@ export const listAgents = defineOp({
   rest: { method: 'get', path: '/vault/agents' },
   mcp: null,
   restOnly: OWNER_ONLY,
-  handler: async (ctx) => ({ agents: ctx.services.agents.list(ctx.user) }),
+  handler: async (ctx) => ({ agents: await ctx.services.agents.list(ctx.user) }),
 });
 
 export const putAgent = defineOp({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
-import { changesSince, isCommitInHistory, snapshot } from '../../vault-store/history/changes.js';
 import { defineOp } from './operation.js';
 import { limit } from './schemas.js';
 
@@ -15,10 +14,10 @@ export const recentChanges = defineOp({
   rest: { method: 'get', path: '/vault/changes' },
   mcp: { title: 'Recent changes', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx, input) => {
-    const { vault } = ctx.vault;
-    const since = input.since ?? (ctx.credential.device ? ctx.services.usage.get(ctx.credential.id).cursor : undefined);
-    if (since === undefined) return snapshot(vault, { visible: ctx.visible });
-    return changesSince(vault, { since, limit: input.limit, visible: ctx.visible });
+    const { vault } = ctx;
+    const since = input.since ?? (ctx.credential.device ? (await ctx.services.usage.get(ctx.credential.id)).cursor : undefined);
+    if (since === undefined) return vault.snapshot({ visible: ctx.visible });
+    return vault.changesSince({ since, limit: input.limit, visible: ctx.visible });
   },
 });
 
@@ -35,12 +34,12 @@ export const ackChanges = defineOp({
     if (!ctx.credential.device || ctx.credential.kind !== 'api_key') {
       throw new QuireError('DEVICE_ONLY', 'Only device keys (quire key create … --device) acknowledge change-log cursors');
     }
-    const { vault } = ctx.vault;
-    if (!(await isCommitInHistory(vault, input.cursor))) {
+    const { vault } = ctx;
+    if (!(await vault.isCommitInHistory(input.cursor))) {
       throw new QuireError('INVALID_CURSOR', `${input.cursor} is not a commit of this vault's history`, { cursor: input.cursor });
     }
-    const previous = ctx.services.usage.get(ctx.credential.id).cursor;
-    if (previous && previous !== input.cursor && !(await vault.repo.isAncestor(previous, input.cursor))) {
+    const previous = (await ctx.services.usage.get(ctx.credential.id)).cursor;
+    if (previous && previous !== input.cursor && !(await vault.isAncestor(previous, input.cursor))) {
       throw new QuireError('CURSOR_REGRESSION', `The device already acknowledged ${previous}, which is newer`, { current_cursor: previous });
     }
     const usage = await ctx.services.usage.setCursor(ctx.credential.id, input.cursor);

@@ -17,5 +17,5 @@ export const gitClone = defineOp({
   rest: null,
   mcp: null,
   restOnly: 'Served by git smart HTTP at /vault.git, not as a JSON route or a tool.',
-  handler: async (ctx) => ({ gitdir: ctx.vault.vault.repo.gitdir }),
+  handler: async (ctx) => ({ gitdir: ctx.vault.gitdir }),
 });

@@ -10,12 +10,12 @@ const decoder = new TextDecoder();
 
 async function guideText(ctx: OpContext): Promise<string | undefined> {
   if (!ctx.visible(GUIDE_PATH)) return undefined;
-  const file = await ctx.vault.vault.readFile(GUIDE_PATH);
+  const file = await ctx.vault.readFile(GUIDE_PATH);
   return file && decoder.decode(file.content);
 }
 
 function visiblePages(ctx: OpContext): string[] {
-  return ctx.vault.vault.manifest.pages().filter(ctx.visible);
+  return ctx.vault.pagePaths().filter(ctx.visible);
 }
 
 function callerLines(ctx: OpContext): string[] {
@@ -42,7 +42,7 @@ export const guide = defineOp({
   mcp: { title: 'Vault guide', annotations: READ_ONLY },
   handler: async (ctx) => {
     const { metas } = ctx.vault.knowledge;
-    const mirrors = ctx.services.agents.list(ctx.user)
+    const mirrors = (await ctx.services.agents.list(ctx.user))
       .filter((a) => a.mode === 'write' && !a.write.includes(''))
       .flatMap((a) => a.write.filter(ctx.visible).map((prefix) => ({ prefix, agent: a.name })));
     return {

@@ -35,7 +35,7 @@ export const readPages = defineOp({
     const pages = [];
     const missing = [];
     for (const path of paths) {
-      if (ctx.visible(path) && ctx.vault.vault.manifest.get(path)) pages.push(await ctx.vault.pages.read(path));
+      if (ctx.visible(path) && ctx.vault.hasFile(path)) pages.push(await ctx.vault.pages.read(path));
       else missing.push(path);
     }
     return { pages, missing };

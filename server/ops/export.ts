@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { exportZip } from '../../vault-store/export/export-zip.js';
 import { defineOp } from './operation.js';
 import type { RawResult } from './raw-result.js';
 
@@ -16,16 +15,15 @@ export const exportVault = defineOp({
   handler: async (ctx): Promise<RawResult> => ({
     raw: true,
     send: async (res) => {
-      const { vault } = ctx.vault;
       // Fixed before the first byte: the archive is this commit, whatever lands meanwhile.
-      const commit = vault.head;
+      const commit = ctx.vault.head;
       res.setHeader('Content-Type', 'application/zip');
       res.setHeader('Content-Disposition', `attachment; filename="vault-${ctx.user}-${commit.slice(0, 7)}.zip"`);
       res.setHeader('X-Quire-Commit', commit);
       const abort = new AbortController();
       res.on('close', () => abort.abort());
       try {
-        await exportZip(vault, { commit, signal: abort.signal }, res);
+        await ctx.vault.export({ commit, signal: abort.signal }, res);
       } catch (err) {
         // The client went away: nothing to answer. Anything else after headers: cut the stream.
         if (abort.signal.aborted) return;

@@ -12,8 +12,9 @@ export const health = defineOp({
   rest: { method: 'get', path: '/vault/health' },
   mcp: { title: 'Vault health', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx) => {
-    const { vault, knowledge, user } = ctx.vault;
-    const watcher = await ctx.services.vaults.watchers?.get(user);
+    const { vault } = ctx;
+    const { knowledge } = vault;
+    const watcher = await ctx.services.vaults.watchers?.get(ctx.user);
     const state = watcher?.state();
     // An agent limited to some folders gets their figures only: nothing about the rest, not even counts.
     const whole = seesWholeVault(ctx.agent);

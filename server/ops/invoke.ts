@@ -21,8 +21,8 @@ function invalidInput(error: z.ZodError): QuireError {
 }
 
 /** Throws before counting anything when the plan does not include this surface. */
-export function checkPlan(services: Services, credential: Credential, surface: Surface) {
-  const user = services.accounts.requireUser(credential.user);
+export async function checkPlan(services: Services, credential: Credential, surface: Surface) {
+  const user = await services.accounts.requireUser(credential.user);
   const plan = services.config.plans[user.plan];
   if (!plan || !plan[surface]) {
     throw new QuireError('PLAN_REQUIRED', `The ${user.plan} plan does not include ${surface === 'rest' ? 'the REST API' : 'MCP'} access`, { plan: user.plan });
@@ -36,7 +36,7 @@ export function checkPlan(services: Services, credential: Credential, surface: S
  * state so adapters can still report the headers; every other outcome returns it.
  */
 export async function invoke(services: Services, op: AnyOperation, credential: Credential, surface: Surface, raw: unknown, onRate?: (rate: RateState) => void): Promise<Invocation> {
-  const plan = checkPlan(services, credential, surface);
+  const plan = await checkPlan(services, credential, surface);
   const rate = await services.limiter.consume(credential.user, op.bucket, plan);
   onRate?.(rate);
   if (!credential.capabilities.has(op.scope)) {
@@ -45,7 +45,7 @@ export async function invoke(services: Services, op: AnyOperation, credential: C
   }
   const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
-  const { agent, visible } = agentAccess(services.agents, op, credential, parsed.data);
+  const { agent, visible } = await agentAccess(services.agents, op, credential, parsed.data);
   const vault = await services.vaults.get(credential.user);
   const result = await op.handler({
     user: credential.user,

@@ -1,27 +1,14 @@
 import { z } from 'zod';
 import { backlinksView, graphView, MAX_GRAPH_DEPTH } from '../../vault-store/knowledge/graph/graph-view.js';
 import { lint } from '../../vault-store/knowledge/lint/lint.js';
-import { commitCount, diskBytes, stats } from '../../vault-store/knowledge/stats.js';
+import { stats } from '../../vault-store/knowledge/stats.js';
 import { normalizePrefix } from '../../vault-store/paths.js';
-import type { Vault } from '../../vault-store/vault.js';
 import { seesWholeVault } from '../agents/agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
-import { limit, pagePath } from './schemas.js';
+import { folderPrefix, limit, pagePath } from './schemas.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
-
-// Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
-const DISK_TTL_MS = 60_000;
-const diskCache = new WeakMap<Vault, { at: number; bytes: Promise<number> }>();
-
-function vaultBytes(vault: Vault): Promise<number> {
-  const hit = diskCache.get(vault);
-  if (hit && Date.now() - hit.at < DISK_TTL_MS) return hit.bytes;
-  const bytes = diskBytes(vault.dir);
-  diskCache.set(vault, { at: Date.now(), bytes });
-  return bytes;
-}
 
 export function lintReport(ctx: OpContext) {
   const { knowledge } = ctx.vault;
@@ -30,13 +17,13 @@ export function lintReport(ctx: OpContext) {
 
 export const search = defineOp({
   name: 'search',
-  description: 'Full-text search over page titles, bodies, tags and paths, best first, with snippets (matches in **bold**). Supports "exact phrases", prefix* terms, and suggests spellings for unknown words. Filter by folder prefix or tag.',
+  description: 'Full-text search over page titles, bodies, tags and paths, best first, with snippets (matches in **bold**). Supports "exact phrases", prefix* terms, and suggests spellings for unknown words. Filter by folder (prefix) or tag.',
   scope: 'read',
   bucket: 'read',
   input: z.object({
     q: z.string().min(1).max(500).describe('The query'),
     limit: limit(100, 10),
-    prefix: z.string().max(1024).optional().describe('Only pages under this folder, e.g. "projects/"'),
+    prefix: folderPrefix,
     tag: z.string().max(200).optional().describe('Only pages with this tag (without "#"; nested tags match)'),
   }),
   rest: { method: 'get', path: '/vault/search' },
@@ -98,9 +85,10 @@ export const statsOp = defineOp({
   rest: { method: 'get', path: '/vault/stats' },
   mcp: { title: 'Vault statistics', annotations: READ_ONLY },
   handler: async (ctx) => {
-    const { knowledge, vault } = ctx.vault;
+    const { vault } = ctx;
+    const { knowledge } = vault;
     // Commits and disk use measure every folder: a caller limited to some has no business with them.
-    const whole = seesWholeVault(ctx.agent) ? await Promise.all([commitCount(vault), vaultBytes(vault)]) : undefined;
+    const whole = seesWholeVault(ctx.agent) ? await Promise.all([vault.commitCount(), vault.diskBytes()]) : undefined;
     const figures = whole ? { commits: whole[0], diskBytes: whole[1] } : {};
     return { ...stats(knowledge.metas, knowledge.graph, { ...figures, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
   },

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Author } from '../../vault-store/vault.js';
+import type { Workspace } from '../../vault-store/workspace.js';
 import type { Agent } from '../agents/agent-store.js';
 import type { Bucket } from '../accounts/plans.js';
 import type { Capability, Credential } from '../auth/credential.js';
 import type { Config } from '../config.js';
-import type { UserVault } from '../vaults/user-vault.js';
 import type { Services } from '../services.js';
 
 export type Surface = 'rest' | 'mcp';
@@ -14,7 +14,8 @@ export interface OpContext {
   user: string;
   credential: Credential;
   author: Author;
-  vault: UserVault;
+  /** The caller's vault: handlers use the workspace's methods and parts, never its `vault`. */
+  vault: Workspace;
   config: Config;
   services: Services;
   surface: Surface;

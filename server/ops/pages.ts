@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { capture } from '../../vault-store/capture.js';
 import { QuireError } from '../../vault-store/errors.js';
-import { normalizePagePath } from '../../vault-store/paths.js';
+import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
-import { baseHash, limit, pagePath } from './schemas.js';
+import { baseHash, folderPrefix, limit, pagePath } from './schemas.js';
 
 /** A page path the caller may read; a hidden page is reported exactly like a missing one. */
 export function visiblePath(ctx: OpContext, raw: string): string {
@@ -32,17 +32,17 @@ export const readPage = defineOp({
 
 export const listPages = defineOp({
   name: 'list_pages',
-  description: 'List pages sorted by path, optionally under a path prefix (e.g. "projects/"). Returns next_cursor while more remain.',
+  description: 'List pages sorted by path, optionally in one folder (prefix, e.g. "projects"). Returns next_cursor while more remain.',
   scope: 'read',
   bucket: 'read',
   input: z.object({
-    prefix: z.string().max(1024).optional().describe('Only paths starting with this string'),
+    prefix: folderPrefix,
     limit: limit(1000, 100),
     cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
   }),
   rest: { method: 'get', path: '/vault/pages' },
   mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
-  handler: (ctx, input) => ctx.vault.pages.list({ prefix: input.prefix?.normalize('NFC'), limit: input.limit, cursor: input.cursor, visible: ctx.visible }),
+  handler: (ctx, input) => ctx.vault.pages.list({ prefix: normalizePrefix(input.prefix), limit: input.limit, cursor: input.cursor, visible: ctx.visible }),
 });
 
 export const writePage = defineOp({

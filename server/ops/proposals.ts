@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { PROPOSAL_STATUSES } from '../../vault-store/proposals/proposal.js';
-import { Proposals } from '../../vault-store/proposals/proposals.js';
 import { defineOp, type OpContext } from './operation.js';
 import { checkSize } from './pages.js';
 import { baseHash, pagePath } from './schemas.js';
@@ -18,7 +17,7 @@ const change = z.object({
   base_hash: baseHash,
 }).refine((c) => (c.content === undefined) !== (c.delete === undefined), 'give either content or delete: true');
 
-const proposals = (ctx: OpContext) => Proposals.of(ctx.vault.vault);
+const proposals = (ctx: OpContext) => ctx.vault.proposals;
 
 export const createProposal = defineOp({
   name: 'create_proposal',

@@ -13,8 +13,8 @@ export const whoami = defineOp({
   mcp: { title: 'Who am I', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx) => {
     const { credential, agent } = ctx;
-    const planName = ctx.services.accounts.requireUser(ctx.user).plan;
-    const plan = checkPlan(ctx.services, credential, ctx.surface);
+    const planName = (await ctx.services.accounts.requireUser(ctx.user)).plan;
+    const plan = await checkPlan(ctx.services, credential, ctx.surface);
     const rates = await Promise.all(BUCKETS.map((bucket) => ctx.services.limiter.peek(ctx.user, bucket, plan)));
     return {
       user: ctx.user,

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { Vault } from '../../vault-store/vault.js';
 import { Pages } from '../../vault-store/pages.js';
 import { gitIn, testAuthor } from '../helpers/temp-vault.js';
+import { builtScript } from '../helpers/built-script.js';
 import { SOAK } from '../helpers/soak.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** Runs the writer child until it has acknowledged `acks` writes, then SIGKILLs it mid-stream. */
 function writeUntilKilled(dir: string, acks: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../fixtures/crash-writer.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [builtScript('test/fixtures/crash-writer.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

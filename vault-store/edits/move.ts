@@ -3,7 +3,6 @@ import type { LinkGraph } from '../knowledge/graph/link-graph.js';
 import type { Pages } from '../pages.js';
 import { checkPortablePath } from '../paths.js';
 import type { Author, FileChange } from '../vault.js';
-import { reconcileWorkingFiles } from '../watcher/external-edits.js';
 import { rewriteLinks } from './rewrite-links.js';
 
 const encoder = new TextEncoder();
@@ -43,7 +42,7 @@ export async function movePage(
   return vault.exclusive(async () => {
     // Unnoticed edits in the working tree to any page this move rewrites are committed first,
     // so the move plans from them instead of reverting them.
-    await reconcileWorkingFiles(vault, [from, to, ...graph.backlinks(from).filter(visible)]);
+    await vault.reconcile([from, to, ...graph.backlinks(from).filter(visible)]);
     const source = await vault.readFile(from);
     if (!source) throw new QuireError('NOT_FOUND', `No page at ${from}`, { path: from });
     vault.expectHash(from, input.baseHash);

@@ -3,7 +3,6 @@ import type { Writable } from 'node:stream';
 import { QuireError } from '../errors.js';
 import { SYMLINK_MODE } from '../git/tree-parse.js';
 import type { TreeFile } from '../git/tree-store.js';
-import { objectReaderFor } from '../history/object-reader.js';
 import type { Vault } from '../vault.js';
 import { prepareEntry, type ZipEntry } from './zip-entry.js';
 import { ZipWriter } from './zip-writer.js';
@@ -36,7 +35,7 @@ const WINDOW = 32;
  */
 export async function exportZip(vault: Vault, options: ExportOptions, out: Writable): Promise<ExportResult> {
   const commit = options.commit ?? vault.head;
-  const objects = objectReaderFor(vault.repo);
+  const objects = vault.repo.objects;
   const info = await objects.commit(commit).catch(() => {
     throw new QuireError('NOT_FOUND', `No commit ${commit} in this vault`, { commit });
   });

@@ -2,47 +2,42 @@ import git from 'isomorphic-git';
 import fs, { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
-import { objectReaderFor } from '../history/object-reader.js';
 import { durableFs } from './durable-fs.js';
+import { ObjectReader } from './object-reader.js';
 import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
 import { EMPTY_TREE, TreeStore } from './tree-store.js';
 
 export const BRANCH = 'main';
 const REF = `refs/heads/${BRANCH}`;
 
-export interface Signature {
-  name: string;
-  email: string;
-}
-
-export interface CommitInfo {
-  oid: string;
-  tree: string;
-  parents: string[];
-  message: string;
-  author: Signature & { timestamp: number };
-}
+export type { CommitInfo, Signature } from './object-reader.js';
 
 /**
- * Plumbing over one non-bare repository: objects through isomorphic-git, the branch ref
- * moved by us (atomic rename) so a crash leaves it at the old or the new commit.
+ * Plumbing over one non-bare repository. Objects are read by our `ObjectReader` and
+ * written by `object-writer.ts` (node's zlib; isomorphic-git's pako and re-hashing cost
+ * most of the time on reads of many objects); refs are moved by us (atomic rename) so a
+ * crash leaves them at the old or the new commit. isomorphic-git remains for what it does
+ * once or rarely and where git's own formats have cases we would otherwise re-implement:
+ * `init`, and resolving and listing refs (loose or in `packed-refs` after a `git gc`).
  * Callers serialize mutations (see WriteQueue); this class does no locking.
  */
 export class GitRepo {
   readonly gitdir: string;
-  readonly fs: typeof fs;
+  /** The one reader of objects; its pack indexes are parsed once per repo, not per request. */
+  readonly objects: ObjectReader;
+  readonly trees: TreeStore;
+  /** node's fs for isomorphic-git, recording the files it writes for `flushObjects`. */
+  private readonly fs: typeof fs;
   /** Makes every object written so far durable; call before moving a ref to them. */
   readonly flushObjects: () => Promise<void>;
   /** Records an object file written outside isomorphic-git, for `flushObjects`. */
-  readonly trackObject: (path: string) => void;
-  /** isomorphic-git's long-lived cache (packfile indexes). */
-  readonly cache = {};
-  readonly trees: TreeStore;
+  private readonly trackObject: (path: string) => void;
 
   private constructor(readonly dir: string) {
     this.gitdir = join(dir, '.git');
     ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
-    this.trees = new TreeStore((oid) => objectReaderFor(this).tree(oid), this.gitdir, (path) => this.trackObject(path));
+    this.objects = new ObjectReader(this.gitdir);
+    this.trees = new TreeStore((oid) => this.objects.tree(oid), this.gitdir, (path) => this.trackObject(path));
   }
 
   /**
@@ -76,14 +71,14 @@ export class GitRepo {
     return git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref: REF });
   }
 
-  async readCommit(oid: string): Promise<CommitInfo> {
-    const { commit } = await git.readCommit({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
-    return { oid, tree: commit.tree, parents: commit.parent, message: commit.message, author: commit.author };
+  /** The commit `ref` points at, or undefined when there is no such ref. */
+  async resolveRef(ref: string): Promise<string | undefined> {
+    return git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref }).catch(() => undefined);
   }
 
-  async readBlob(oid: string): Promise<Uint8Array> {
-    const { blob } = await git.readBlob({ fs: this.fs, gitdir: this.gitdir, oid, cache: this.cache });
-    return blob;
+  /** Names of the refs under `prefix` (e.g. `refs/quire/proposals`), relative to it. */
+  async listRefs(prefix: string): Promise<string[]> {
+    return git.listRefs({ fs: this.fs, gitdir: this.gitdir, filepath: prefix }).catch(() => []);
   }
 
   async writeBlob(data: Uint8Array): Promise<string> {
@@ -95,20 +90,30 @@ export class GitRepo {
     return writeObject(this.gitdir, 'commit', serializeCommit(input), this.trackObject);
   }
 
-  /** Points the branch at `oid`: temp file, fsync, rename — git's own lock-file dance. */
-  async moveRef(oid: string): Promise<void> {
+  /** Points `ref` (the branch unless told) at `oid`: temp file, fsync, rename — git's own lock-file dance. */
+  async moveRef(oid: string, ref = REF): Promise<void> {
     await this.flushObjects();
-    await atomicWriteFile(join(this.gitdir, REF), `${oid}\n`);
+    await atomicWriteFile(join(this.gitdir, ref), `${oid}\n`);
   }
 
-  /** True when `oid` is `head` or one of its ancestors. */
+  /** True when `oid` is `head` or one of its ancestors (any parent, not only the first). */
   async isAncestor(oid: string, head: string): Promise<boolean> {
     if (oid === head) return true;
+    const seen = new Set([head]);
+    const queue = [head];
     try {
-      return await git.isDescendent({ fs: this.fs, gitdir: this.gitdir, oid: head, ancestor: oid, depth: -1, cache: this.cache });
+      while (queue.length) {
+        for (const parent of (await this.objects.commit(queue.pop()!)).parents) {
+          if (parent === oid) return true;
+          if (seen.has(parent)) continue;
+          seen.add(parent);
+          queue.push(parent);
+        }
+      }
     } catch {
-      return false;
+      // A missing or malformed commit on the way: `oid` cannot be shown to be an ancestor.
     }
+    return false;
   }
 }
 

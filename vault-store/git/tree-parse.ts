@@ -1,5 +1,7 @@
 import type { TreeEntry } from 'isomorphic-git';
 
+export type { TreeEntry };
+
 /** The mode of a symbolic link: its blob holds the target's path, never content. */
 export const SYMLINK_MODE = '120000';
 

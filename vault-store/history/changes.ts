@@ -1,9 +1,8 @@
 import { isPagePath } from '../paths.js';
 import type { Vault } from '../vault.js';
-import type { CommitInfo, GitRepo } from '../git/repo.js';
+import type { CommitInfo } from '../git/repo.js';
 import { commitMeta } from './commit-meta.js';
 import { FirstParentChain } from './first-parent-chain.js';
-import { objectReaderFor, type ObjectReader } from './object-reader.js';
 import { diffFiles, type PathChange } from './tree-diff.js';
 
 export type { PathChange } from './tree-diff.js';
@@ -30,15 +29,6 @@ export type Visible = (path: string) => boolean;
 /** What a caller reads in place of the message of a commit that touched files it cannot read. */
 export const HIDDEN_MESSAGE = 'Changes outside your folders';
 
-const chains = new WeakMap<GitRepo, FirstParentChain>();
-
-function historyOf(vault: Vault): { objects: ObjectReader; chain: FirstParentChain } {
-  const objects = objectReaderFor(vault.repo);
-  let chain = chains.get(vault.repo);
-  if (!chain) chains.set(vault.repo, (chain = new FirstParentChain(objects)));
-  return { objects, chain };
-}
-
 /**
  * A commit's meta as a caller sees it: the message only when every file the commit changed
  * is visible, since messages name paths ("Move secret/x.md to …") and count files.
@@ -49,52 +39,66 @@ function metaFor(commit: CommitInfo, files: PathChange[], visible?: Visible): Om
 }
 
 /**
- * The commits after `since` on the first-parent chain to head, oldest first, at most
- * `limit`, with the pages each one added, modified or deleted (a rename is a delete plus
- * an add). Only pages are listed. A commit that changed no (visible) page still counts
- * toward `limit` and is covered by `cursor`, but is left out of `changes`: an agent never
- * learns that hidden pages moved, and paging neither skips nor repeats anything because
- * the cursor is always the last commit examined. A commit that also touched hidden files
- * shows HIDDEN_MESSAGE (see metaFor). Head is read once, so writes landing during the
- * call only show up on the next page.
+ * A vault's change feed. It keeps a memo of the first-parent chain (see FirstParentChain),
+ * so there is one per vault, held by its Workspace.
  */
-export async function changesSince(vault: Vault, input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
-  const head = vault.head;
-  const { objects, chain } = historyOf(vault);
-  const { commits, hasMore } = await chain.after(input.since, head, input.limit);
-  const changes: Change[] = [];
-  let parentTree = commits.length ? (await objects.commit(input.since)).tree : null;
-  for (const oid of commits) {
-    const commit = await objects.commit(oid);
-    const files = await diffFiles(vault.repo.trees, parentTree, commit.tree);
-    const paths = files.filter((c) => isPagePath(c.path) && (!input.visible || input.visible(c.path)));
-    parentTree = commit.tree;
-    if (paths.length) changes.push({ commit: oid, ...metaFor(commit, files, input.visible), paths });
-  }
-  return { head, cursor: commits.at(-1) ?? input.since, has_more: hasMore, changes };
-}
+export class VaultHistory {
+  private readonly chain: FirstParentChain;
 
-/**
- * Every current page as an `add` at head: where a device without a cursor starts. It
- * carries head's message, so a caller that cannot read everything gets it only when head
- * changed nothing hidden.
- */
-export async function snapshot(vault: Vault, input: { visible?: Visible } = {}): Promise<ChangeFeed> {
-  // Head and manifest change together, synchronously, after each commit: read both now.
-  const head = vault.head;
-  const paths: PathChange[] = [];
-  for (const path of vault.manifest.pages()) {
-    if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
+  constructor(private readonly vault: Vault) {
+    this.chain = new FirstParentChain(vault.repo.objects);
   }
-  if (!paths.length) return { head, cursor: head, has_more: false, changes: [] };
-  const { objects } = historyOf(vault);
-  const commit = await objects.commit(head);
-  const parent = commit.parents[0];
-  const files = input.visible ? await diffFiles(vault.repo.trees, parent === undefined ? null : (await objects.commit(parent)).tree, commit.tree) : [];
-  return { head, cursor: head, has_more: false, changes: [{ commit: head, ...metaFor(commit, files, input.visible), paths }] };
-}
 
-/** True when `oid` is the vault's head or a first-parent ancestor of it (ack cursors). */
-export function isCommitInHistory(vault: Vault, oid: string): Promise<boolean> {
-  return historyOf(vault).chain.contains(oid, vault.head);
+  /**
+   * The commits after `since` on the first-parent chain to head, oldest first, at most
+   * `limit`, with the pages each one added, modified or deleted (a rename is a delete plus
+   * an add). Only pages are listed. A commit that changed no (visible) page still counts
+   * toward `limit` and is covered by `cursor`, but is left out of `changes`: an agent never
+   * learns that hidden pages moved, and paging neither skips nor repeats anything because
+   * the cursor is always the last commit examined. A commit that also touched hidden files
+   * shows HIDDEN_MESSAGE (see metaFor). Head is read once, so writes landing during the
+   * call only show up on the next page.
+   */
+  async changesSince(input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
+    const { vault } = this;
+    const objects = vault.repo.objects;
+    const head = vault.head;
+    const { commits, hasMore } = await this.chain.after(input.since, head, input.limit);
+    const changes: Change[] = [];
+    let parentTree = commits.length ? (await objects.commit(input.since)).tree : null;
+    for (const oid of commits) {
+      const commit = await objects.commit(oid);
+      const files = await diffFiles(vault.repo.trees, parentTree, commit.tree);
+      const paths = files.filter((c) => isPagePath(c.path) && (!input.visible || input.visible(c.path)));
+      parentTree = commit.tree;
+      if (paths.length) changes.push({ commit: oid, ...metaFor(commit, files, input.visible), paths });
+    }
+    return { head, cursor: commits.at(-1) ?? input.since, has_more: hasMore, changes };
+  }
+
+  /**
+   * Every current page as an `add` at head: where a device without a cursor starts. It
+   * carries head's message, so a caller that cannot read everything gets it only when head
+   * changed nothing hidden.
+   */
+  async snapshot(input: { visible?: Visible } = {}): Promise<ChangeFeed> {
+    const { vault } = this;
+    // Head and manifest change together, synchronously, after each commit: read both now.
+    const head = vault.head;
+    const paths: PathChange[] = [];
+    for (const path of vault.manifest.pages()) {
+      if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
+    }
+    if (!paths.length) return { head, cursor: head, has_more: false, changes: [] };
+    const objects = vault.repo.objects;
+    const commit = await objects.commit(head);
+    const parent = commit.parents[0];
+    const files = input.visible ? await diffFiles(vault.repo.trees, parent === undefined ? null : (await objects.commit(parent)).tree, commit.tree) : [];
+    return { head, cursor: head, has_more: false, changes: [{ commit: head, ...metaFor(commit, files, input.visible), paths }] };
+  }
+
+  /** True when `oid` is the vault's head or a first-parent ancestor of it (ack cursors). */
+  contains(oid: string): Promise<boolean> {
+    return this.chain.contains(oid, this.vault.head);
+  }
 }

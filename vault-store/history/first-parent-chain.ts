@@ -1,5 +1,5 @@
 import { QuireError } from '../errors.js';
-import type { ObjectReader } from './object-reader.js';
+import type { ObjectReader } from '../git/object-reader.js';
 
 /**
  * A memo of the branch's first-parent history: a contiguous run of commit ids, oldest

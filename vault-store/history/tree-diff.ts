@@ -1,5 +1,4 @@
-import type { TreeEntry } from 'isomorphic-git';
-import { SYMLINK_MODE } from '../git/tree-parse.js';
+import { SYMLINK_MODE, type TreeEntry } from '../git/tree-parse.js';
 import type { TreeStore } from '../git/tree-store.js';
 import { isPagePath } from '../paths.js';
 

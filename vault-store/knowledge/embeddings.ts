@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { atomicWriteFile } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
+import { silentLog, type Log } from '../log.js';
 import type { SearchIndex } from './search/search-index.js';
 import type { SimilarHit, SimilarInput } from './similar.js';
 
@@ -32,11 +33,12 @@ export class PageEmbeddings {
     private readonly embed: Embed,
     private readonly index: () => SearchIndex,
     private readonly vectors: Map<string, Float32Array>,
+    private readonly log: Log,
   ) {}
 
-  static async open(file: string, model: string, embed: Embed, index: () => SearchIndex): Promise<PageEmbeddings> {
+  static async open(file: string, model: string, embed: Embed, index: () => SearchIndex, log: Log = silentLog): Promise<PageEmbeddings> {
     const raw = await fsp.readFile(file).catch(() => undefined);
-    return new PageEmbeddings(file, model, embed, index, (raw && decode(raw, model)) ?? new Map());
+    return new PageEmbeddings(file, model, embed, index, (raw && decode(raw, model)) ?? new Map(), log);
   }
 
   /** Counts only pages `visible` accepts: a caller never learns how many pages it cannot read. */
@@ -65,6 +67,8 @@ export class PageEmbeddings {
           await this.fill();
           this.lastError = undefined;
         } catch (err) {
+          // Logged when the failure starts or changes, not again on every write while the model is down.
+          if ((err as Error).message !== this.lastError) this.log.warn({ err: (err as Error).message }, 'embedding pages failed');
           this.lastError = (err as Error).message;
         }
       } while (this.again && !this.lastError && !this.closed);

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { diffPages } from '../history/tree-diff.js';
+import { silentLog, type Log } from '../log.js';
 import { isPagePath } from '../paths.js';
+import { DEFAULT_TIMING } from '../timing.js';
 import type { CommitEvent, Vault } from '../vault.js';
 import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
 import { LinkGraph } from './graph/link-graph.js';
@@ -11,13 +13,14 @@ import { attachBodies, restoreIndex, snapshotIndex } from './search/index-snapsh
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
-import { objectReaderFor } from '../history/object-reader.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
   indexDir: string;
   /** Quiet time after a commit before the index is written to disk; `false` = only on close. */
   persistDelayMs?: number | false;
+  /** Where a failed background write of the index is reported. */
+  log?: Log;
 }
 
 /** How the derived data came to be at open: reloaded, caught up from a tree diff, or built. */
@@ -59,13 +62,14 @@ export class Knowledge {
     private state: State,
     private commit: string,
     readonly loadedFrom: LoadSource,
+    private readonly log: Log,
   ) {}
 
   static async open(vault: Vault, options: KnowledgeOptions): Promise<Knowledge> {
     const file = join(options.indexDir, INDEX_FILE);
     return vault.exclusive(async () => {
       const { state, source } = await load(vault, file);
-      const knowledge = new Knowledge(vault, file, options.persistDelayMs ?? 2000, state, vault.head, source);
+      const knowledge = new Knowledge(vault, file, options.persistDelayMs ?? DEFAULT_TIMING.indexPersistDelayMs, state, vault.head, source, options.log ?? silentLog);
       vault.onCommit((event) => knowledge.follow(event));
       if (source === 'persisted') knowledge.saved = { state, commit: vault.head };
       else await knowledge.persistNow();
@@ -153,7 +157,7 @@ export class Knowledge {
   private schedulePersist(): void {
     if (this.persistDelayMs === false) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.persist().catch((err) => console.error('quire: persisting the index failed:', (err as Error).message)), this.persistDelayMs);
+    this.timer = setTimeout(() => void this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')), this.persistDelayMs);
     this.timer.unref();
   }
 
@@ -176,8 +180,8 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
       const metas = new Map(parseSection<PageMeta[]>(snapshot.sections.metas).map((m) => [m.path, m]));
       const state = { metas, index: restoreIndex(snapshot.sections, snapshot.handle, snapshot.positions), graph: LinkGraph.build(metas.values()) };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
-      const { tree: before } = await vault.repo.readCommit(snapshot.commit);
-      const { tree: after } = await vault.repo.readCommit(vault.head);
+      const { tree: before } = await vault.repo.objects.commit(snapshot.commit);
+      const { tree: after } = await vault.repo.objects.commit(vault.head);
       for (const change of await diffPages(vault.repo.trees, before, after)) await applyChange(vault, state, change.path, change.hash);
       return { state, source: 'incremental' };
     } catch {
@@ -194,7 +198,7 @@ async function buildFromHead(vault: Vault): Promise<State> {
   const pages = vault.manifest.pages();
   for (let i = 0; i < pages.length; i += READ_BATCH) {
     const batch = pages.slice(i, i + READ_BATCH).map((path) => ({ path, oid: vault.manifest.get(path)!.oid }));
-    const blobs = await Promise.all(batch.map((p) => objectReaderFor(vault.repo).blob(p.oid)));
+    const blobs = await Promise.all(batch.map((p) => vault.repo.objects.blob(p.oid)));
     batch.forEach(({ path, oid }, j) => addPage(metas, index, path, oid, blobs[j]));
   }
   return { metas, index, graph: LinkGraph.build(metas.values()) };
@@ -208,7 +212,7 @@ async function applyChange(vault: Vault, state: State, path: string, oid: string
     return;
   }
   if (state.metas.get(path)?.hash === oid) return;
-  const meta = addPage(state.metas, state.index, path, oid, await objectReaderFor(vault.repo).blob(oid));
+  const meta = addPage(state.metas, state.index, path, oid, await vault.repo.objects.blob(oid));
   state.graph.upsert(meta);
 }
 

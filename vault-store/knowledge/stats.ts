@@ -68,26 +68,30 @@ export function stats(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph, op
   };
 }
 
-const counted = new WeakMap<Vault, { head: string; count: number }>();
-
 /**
  * Commits on the first-parent chain from HEAD (`git rev-list --first-parent --count HEAD`).
- * Remembers the count per vault, so after new commits only those are walked.
+ * Remembers the last count, so after new commits only those are walked: one per vault.
  */
-export async function commitCount(vault: Vault): Promise<number> {
-  const head = vault.head;
-  const known = counted.get(vault);
-  if (known?.head === head) return known.count;
-  let steps = 0;
-  let oid: string | undefined = head;
-  while (oid !== undefined && oid !== known?.head) {
-    steps++;
-    oid = (await vault.repo.readCommit(oid)).parents[0];
+export class CommitCounter {
+  private known: { head: string; count: number } | undefined;
+
+  constructor(private readonly vault: Vault) {}
+
+  async count(): Promise<number> {
+    const head = this.vault.head;
+    const known = this.known;
+    if (known?.head === head) return known.count;
+    let steps = 0;
+    let oid: string | undefined = head;
+    while (oid !== undefined && oid !== known?.head) {
+      steps++;
+      oid = (await this.vault.repo.objects.commit(oid)).parents[0];
+    }
+    // Reaching the root without meeting the remembered head means history was rewritten.
+    const count = oid === undefined ? steps : steps + known!.count;
+    this.known = { head, count };
+    return count;
   }
-  // Reaching the root without meeting the remembered head means history was rewritten.
-  const count = oid === undefined ? steps : steps + known!.count;
-  counted.set(vault, { head, count });
-  return count;
 }
 
 /** Bytes of every file under `dir`, `.git` included; symlinks count as links, not targets. */

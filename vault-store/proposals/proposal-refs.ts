@@ -1,6 +1,3 @@
-import git from 'isomorphic-git';
-import { join } from 'node:path';
-import { atomicWriteFile } from '../atomic-file.js';
 import type { GitRepo, Signature } from '../git/repo.js';
 import { EMPTY_TREE } from '../git/tree-store.js';
 import type { ProposalRecord } from './proposal.js';
@@ -26,40 +23,39 @@ export class ProposalRefs {
   constructor(private readonly repo: GitRepo) {}
 
   async ids(): Promise<string[]> {
-    const ids = await git.listRefs({ fs: this.repo.fs, gitdir: this.repo.gitdir, filepath: PROPOSALS_REF }).catch(() => []);
+    const ids = await this.repo.listRefs(PROPOSALS_REF);
     return ids.filter((id) => !id.includes('/') && !id.startsWith('.'));
   }
 
   async read(id: string): Promise<ProposalRecord | undefined> {
-    const commit = await git.resolveRef({ fs: this.repo.fs, gitdir: this.repo.gitdir, ref: `${PROPOSALS_REF}/${id}` }).catch(() => undefined);
+    const commit = await this.repo.resolveRef(`${PROPOSALS_REF}/${id}`);
     if (!commit) return undefined;
     const cached = this.records.get(commit);
     if (cached) return cached;
-    const { tree } = await this.repo.readCommit(commit);
+    const { tree } = await this.repo.objects.commit(commit);
     const oid = await this.repo.trees.lookup(tree, RECORD);
     if (!oid) return undefined;
-    const record = JSON.parse(decoder.decode(await this.repo.readBlob(oid))) as ProposalRecord;
+    const record = JSON.parse(decoder.decode(await this.repo.objects.blob(oid))) as ProposalRecord;
     this.records.set(commit, record);
     return record;
   }
 
   /** The proposed content of one change, from the proposal's own objects. */
   async content(hash: string): Promise<Uint8Array> {
-    return this.repo.readBlob(hash);
+    return this.repo.objects.blob(hash);
   }
 
   /** Stores the record (and, on creation, the proposed contents) and moves the ref to it. */
   async write(record: ProposalRecord, contents: Map<string, Uint8Array>, commit: { message: string; author: Signature; when: Date }): Promise<void> {
     const ref = `${PROPOSALS_REF}/${record.id}`;
-    const parent = await git.resolveRef({ fs: this.repo.fs, gitdir: this.repo.gitdir, ref }).catch(() => undefined);
-    const base = parent ? (await this.repo.readCommit(parent)).tree : EMPTY_TREE;
+    const parent = await this.repo.resolveRef(ref);
+    const base = parent ? (await this.repo.objects.commit(parent)).tree : EMPTY_TREE;
     const entries = [{ path: RECORD, oid: await this.repo.writeBlob(encoder.encode(`${JSON.stringify(record, null, 2)}\n`)) }];
     for (const [path, bytes] of contents) entries.push({ path: FILES + path, oid: await this.repo.writeBlob(bytes) });
     const tree = await this.repo.trees.apply(base, entries);
     const oid = await this.repo.commit({ tree, parents: parent ? [parent] : [], ...commit });
-    await this.repo.flushObjects();
     // As the branch ref: temp file, fsync, rename, so a crash leaves the old or the new commit.
-    await atomicWriteFile(join(this.repo.gitdir, ref), `${oid}\n`);
+    await this.repo.moveRef(oid, ref);
     this.records.set(oid, record);
   }
 }

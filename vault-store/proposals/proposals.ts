@@ -3,7 +3,6 @@ import { QuireError } from '../errors.js';
 import { hashBlob } from '../git/hash-blob.js';
 import { Pages } from '../pages.js';
 import type { Author, FileChange, Vault } from '../vault.js';
-import { reconcileWorkingFiles } from '../watcher/external-edits.js';
 import { mergeChange, type Resolution } from './merge-change.js';
 import type { Actor, ProposalInput, ProposalRecord, ProposalStatus } from './proposal.js';
 import { ProposalRefs } from './proposal-refs.js';
@@ -42,10 +41,10 @@ const worst = (list: Resolution['applies'][]): Resolution['applies'] => (list.in
 /**
  * Changes an agent would like to make, held for the owner's decision. Stored in the vault's
  * git repo (see ProposalRefs) and applied, when approved, as one commit on main inside the
- * write queue. A proposal whose every path the caller cannot see behaves as absent.
+ * write queue. A proposal whose every path the caller cannot see behaves as absent. One per
+ * vault (its Workspace's), so the record cache is shared.
  */
 export class Proposals {
-  private static readonly byVault = new WeakMap<Vault, Proposals>();
   private readonly refs: ProposalRefs;
   private readonly pages: Pages;
   private readonly now: () => Date;
@@ -54,13 +53,6 @@ export class Proposals {
     this.refs = new ProposalRefs(vault.repo);
     this.pages = new Pages(vault);
     this.now = options.now ?? (() => new Date());
-  }
-
-  /** One instance per vault, so the record cache is shared. */
-  static of(vault: Vault): Proposals {
-    let proposals = Proposals.byVault.get(vault);
-    if (!proposals) Proposals.byVault.set(vault, (proposals = new Proposals(vault)));
-    return proposals;
   }
 
   create(author: Author, input: ProposalInput): Promise<ProposalRecord> {
@@ -125,7 +117,7 @@ export class Proposals {
   approve(author: Author, id: string): Promise<ProposalRecord> {
     return this.vault.exclusive(async () => {
       const record = await this.requirePending(id);
-      await reconcileWorkingFiles(this.vault, record.changes.map((c) => c.path));
+      await this.vault.reconcile(record.changes.map((c) => c.path));
       const resolutions = await Promise.all(record.changes.map((change) => mergeChange(this.vault, this.refs, change)));
       const files: FileChange[] = [];
       const conflicts: { path: string; base_hash: string | null; current_hash: string | null }[] = [];

@@ -3,15 +3,8 @@ import { join } from 'node:path';
 import { QuireError } from '../errors.js';
 import { normalizePagePath, normalizePrefix } from '../paths.js';
 import { symlinkOnPath } from '../symlinks.js';
-import type { Author, CommitEvent, FileChange, Vault } from '../vault.js';
-import { diffWorkingFiles, isHiddenPath, listWorkingFiles, type OnSymlink } from './working-files.js';
-
-/** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
-export const EXTERNAL_AUTHOR: Author = {
-  name: 'external',
-  email: 'external@quire.invalid',
-  trailers: { 'Quire-Actor': 'external' },
-};
+import type { CommitEvent, Vault } from '../vault.js';
+import { diffWorkingFiles, isHiddenPath, listWorkingFiles, type OnSymlink } from '../worktree/working-files.js';
 
 export interface ExternalEditOptions {
   /** Told about each file left out because its path breaks the path rules, and each symbolic link (reason "symlink"). */
@@ -30,20 +23,6 @@ export function invalidPathReason(path: string): string | undefined {
     if (err instanceof QuireError) return err.message;
     throw err;
   }
-}
-
-function subjectFor(changes: FileChange[]): string {
-  return changes.length === 1 ? `External edit of ${changes[0].path}` : `External edits to ${changes.length} files`;
-}
-
-/**
- * Only inside the vault's queue: commits the working files at `paths` that differ from
- * HEAD, as the external author. `Vault.mutate` runs it on the paths it is about to write so
- * an edit the watcher has not committed yet is kept in history, not overwritten.
- */
-export async function reconcileWorkingFiles(vault: Vault, paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
-  const changes = await diffWorkingFiles(vault.dir, vault.manifest, paths, onSymlink);
-  return changes.length ? vault.commitChanges(EXTERNAL_AUTHOR, subjectFor(changes), changes) : undefined;
 }
 
 /**
@@ -109,6 +88,6 @@ export function commitExternalEdits(vault: Vault, paths?: readonly string[], opt
       if (reason === undefined) valid.push(path);
       else options.onSkip?.(path, reason);
     }
-    return reconcileWorkingFiles(vault, valid, onSymlink);
+    return vault.reconcile(valid, onSymlink);
   });
 }

@@ -1,9 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { silentLog, type Log } from '../log.js';
+import { DEFAULT_TIMING } from '../timing.js';
 import type { Vault } from '../vault.js';
 import { commitExternalEdits, uncommittedEdits } from './external-edits.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { isHiddenPath } from './working-files.js';
+import { isHiddenPath } from '../worktree/working-files.js';
 
 /** After a failed commit the paths stay pending and are retried this much later. */
 const RETRY_MS = 5_000;
@@ -13,6 +15,8 @@ export interface VaultWatcherOptions {
   quietMs?: number;
   /** A changed file is committed only once its mtime is at least this old (it has settled). */
   stabilityMs?: number;
+  /** Where watch and commit failures are reported (they are also kept in `state().lastError`). */
+  log?: Log;
 }
 
 export interface WatcherState {
@@ -40,6 +44,7 @@ export class VaultWatcher {
   private readonly skipped = new Map<string, string>();
   private readonly quietMs: number;
   private readonly stabilityMs: number;
+  private readonly log: Log;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private watching = false;
@@ -49,8 +54,9 @@ export class VaultWatcher {
   private folderWatcher: FolderWatcher | undefined;
 
   private constructor(readonly vault: Vault, options: VaultWatcherOptions) {
-    this.quietMs = options.quietMs ?? 300;
-    this.stabilityMs = options.stabilityMs ?? 200;
+    this.quietMs = options.quietMs ?? DEFAULT_TIMING.watchQuietMs;
+    this.stabilityMs = options.stabilityMs ?? DEFAULT_TIMING.watchStabilityMs;
+    this.log = options.log ?? silentLog;
   }
 
   /** Starts watching, then commits whatever changed while nobody watched (a start-up scan). */
@@ -139,7 +145,10 @@ export class VaultWatcher {
   }
 
   private recordError(err: unknown): void {
-    this.lastError = { message: (err as Error).message ?? String(err), at: new Date().toISOString() };
+    const message = (err as Error).message ?? String(err);
+    // A failed commit is retried every few seconds: log when the failure starts or changes.
+    if (message !== this.lastError?.message) this.log.warn({ vault: this.vault.dir, err: message }, 'watching a vault folder failed');
+    this.lastError = { message, at: new Date().toISOString() };
   }
 }
 

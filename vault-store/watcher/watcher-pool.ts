@@ -1,3 +1,4 @@
+import { DEFAULT_TIMING } from '../timing.js';
 import type { Vault } from '../vault.js';
 import { VaultWatcher, type VaultWatcherOptions } from './vault-watcher.js';
 
@@ -24,7 +25,7 @@ export class WatcherPool {
   private lastError?: { key: string; message: string };
 
   constructor(private readonly options: WatcherPoolOptions = {}) {
-    this.idleMs = options.idleMs ?? 10 * 60_000;
+    this.idleMs = options.idleMs ?? DEFAULT_TIMING.watchIdleMs;
   }
 
   /** Marks `key`'s vault as in use, starting its watcher on first use. */
@@ -40,6 +41,7 @@ export class WatcherPool {
       // Watching is best effort: writes and reads work without it. Forget the entry so
       // the next touch tries again.
       this.lastError = { key, message: err.message };
+      this.options.log?.warn({ vault: key, err: err.message }, 'starting a vault watcher failed');
       if (this.entries.get(key)?.started === started) this.drop(key);
       return undefined;
     });

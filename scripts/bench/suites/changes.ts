@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { changesSince } from '../../../vault-store/history/changes.js';
+import { VaultHistory } from '../../../vault-store/history/changes.js';
 import { Pages } from '../../../vault-store/pages.js';
 import { Vault } from '../../../vault-store/vault.js';
 import { BENCH_DIR, benchVault, round, summarize } from '../fixture.js';
@@ -45,7 +45,8 @@ export default async function (): Promise<Record<string, unknown>> {
   const dir = await syncBenchVault();
   const since = execFileSync('git', ['rev-parse', 'HEAD~100'], { cwd: dir, encoding: 'utf8' }).trim();
   const vault = await Vault.open(dir);
-  const feed = () => changesSince(vault, { since, limit: 100 });
+  const history = new VaultHistory(vault);
+  const feed = () => history.changesSince({ since, limit: 100 });
   const [cold] = await time(feed, 1);
   const ours = summarize(await time(feed, 20));
   const native = summarize(await time(() => execFileSync('git', ['log', '--name-status', '-n', '100'], { cwd: dir }), 20));

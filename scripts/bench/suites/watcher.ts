@@ -11,7 +11,7 @@ import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
-import { isHiddenPath } from '../../../vault-store/watcher/working-files.js';
+import { isHiddenPath } from '../../../vault-store/worktree/working-files.js';
 import { round, summarize } from '../fixture.js';
 import { gitBenchVault } from '../git-vault.js';
 

@@ -26,7 +26,8 @@ async function measure(watch: boolean) {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(join(data, 'vaults'), { recursive: true });
   renameSync(dir, vaultDir(data, 'bench'));
-  const running = await startServer(loadConfig({ QUIRE_WATCH: String(watch) }, { data, port: '0' }));
+  // Request lines would interleave with the bench's JSON result on stdout.
+  const running = await startServer(loadConfig({ QUIRE_WATCH: String(watch), QUIRE_LOG_LEVEL: 'warn' }, { data, port: '0' }));
   await running.services.accounts.addUser('bench', 'pro');
   const { key } = await running.services.accounts.createKey({ user: 'bench', name: 'bench', scope: 'write' });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

@@ -4,7 +4,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { exportZip } from '../../../vault-store/export/export-zip.js';
-import { ObjectReader } from '../../../vault-store/history/object-reader.js';
+import { ObjectReader } from '../../../vault-store/git/object-reader.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 

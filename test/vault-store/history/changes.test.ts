@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { changesSince, HIDDEN_MESSAGE, isCommitInHistory, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
+import { HIDDEN_MESSAGE, VaultHistory, type ChangeFeed } from '../../../vault-store/history/changes.js';
 import { QuireError } from '../../../vault-store/errors.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
@@ -16,7 +16,7 @@ describe('change feed', () => {
     await v.pages.write(testAuthor, { path: 'a.md', content: 'one!' });
     await v.vault.mutate(testAuthor, 'Attach', () => [{ path: 'files/pic.png', content: new Uint8Array([1, 2]) }]);
     await v.pages.delete(testAuthor, { path: 'notes/b.md' });
-    const feed = await changesSince(v.vault, { since: start, limit: 100 });
+    const feed = await new VaultHistory(v.vault).changesSince({ since: start, limit: 100 });
     expect(feed.head).to.equal(v.vault.head);
     expect(feed.cursor).to.equal(v.vault.head);
     expect(feed.has_more).to.equal(false);
@@ -33,7 +33,7 @@ describe('change feed', () => {
     v = await tempVault();
     const start = v.vault.head;
     await v.pages.write({ ...testAuthor, trailers: { 'Quire-Actor': 'agent:gardener', 'Quire-Key': 'k1' } }, { path: 'x.md', content: 'x' });
-    const [change] = (await changesSince(v.vault, { since: start, limit: 10 })).changes;
+    const [change] = (await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 })).changes;
     expect(change).to.include({ actor: 'agent:gardener', message: 'Update x.md' });
   });
 
@@ -45,7 +45,7 @@ describe('change feed', () => {
       { path: 'old/name.md', content: null },
       { path: 'new/name.md', content: new TextEncoder().encode('body') },
     ]);
-    const feed = await changesSince(v.vault, { since: start, limit: 10 });
+    const feed = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 });
     expect(feed.changes).to.have.length(1);
     expect(feed.changes[0].paths).to.deep.equal([
       { path: 'new/name.md', op: 'add', hash: oid },
@@ -61,13 +61,13 @@ describe('change feed', () => {
     let feed: ChangeFeed = { head: '', cursor: start, has_more: true, changes: [] };
     const hasMore: boolean[] = [];
     while (feed.has_more) {
-      feed = await changesSince(v.vault, { since: feed.cursor, limit: 3 });
+      feed = await new VaultHistory(v.vault).changesSince({ since: feed.cursor, limit: 3 });
       hasMore.push(feed.has_more);
       seen.push(...feed.changes.flatMap((c) => c.paths.map((p) => p.path)));
     }
     expect(hasMore).to.deep.equal([true, true, false]);
     expect(seen).to.deep.equal(['p0.md', 'p1.md', 'p2.md', 'p3.md', 'p4.md', 'p5.md', 'p6.md']);
-    const again = await changesSince(v.vault, { since: feed.cursor, limit: 3 });
+    const again = await new VaultHistory(v.vault).changesSince({ since: feed.cursor, limit: 3 });
     expect(again).to.deep.equal({ head: v.vault.head, cursor: feed.cursor, has_more: false, changes: [] });
   });
 
@@ -77,13 +77,13 @@ describe('change feed', () => {
     await v.pages.write(testAuthor, { path: 'private/secret.md', content: 's' });
     const shared = await v.pages.write(testAuthor, { path: 'shared/a.md', content: 'a' });
     const visible = (path: string) => path.startsWith('shared/');
-    const first = await changesSince(v.vault, { since: start, limit: 1, visible });
+    const first = await new VaultHistory(v.vault).changesSince({ since: start, limit: 1, visible });
     expect(first.changes).to.deep.equal([]);
     expect(first.has_more).to.equal(true);
-    const second = await changesSince(v.vault, { since: first.cursor, limit: 1, visible });
+    const second = await new VaultHistory(v.vault).changesSince({ since: first.cursor, limit: 1, visible });
     expect(second.changes.map((c) => c.commit)).to.deep.equal([shared.commit]);
     expect(second.cursor).to.equal(shared.commit);
-    const snap = await snapshot(v.vault, { visible });
+    const snap = await new VaultHistory(v.vault).snapshot({ visible });
     expect(snap.changes[0].paths.map((p) => p.path)).to.deep.equal(['shared/a.md']);
   });
 
@@ -96,22 +96,22 @@ describe('change feed', () => {
       { path: 'private/plan.png', content: new Uint8Array([2]) },
     ]);
     await v.pages.write(testAuthor, { path: 'shared/a.md', content: 'a2' });
-    const owner = await changesSince(v.vault, { since: start, limit: 10 });
-    const agent = await changesSince(v.vault, { since: start, limit: 10, visible });
+    const owner = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 });
+    const agent = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10, visible });
     expect(owner.changes[0].message).to.equal('Add shared/b.md and private/plan.png');
     expect(agent.changes.map((c) => c.message)).to.deep.equal([HIDDEN_MESSAGE, owner.changes[1].message]);
     expect(agent.changes[0]).to.deep.equal({ ...owner.changes[0], message: HIDDEN_MESSAGE });
     // The snapshot carries head's message: hidden while head touched a hidden file.
-    expect((await snapshot(v.vault, { visible })).changes[0].message).to.equal(owner.changes[1].message);
+    expect((await new VaultHistory(v.vault).snapshot({ visible })).changes[0].message).to.equal(owner.changes[1].message);
     await v.vault.mutate(testAuthor, 'Touch private/plan.png', () => [{ path: 'private/plan.png', content: new Uint8Array([3]) }]);
-    expect((await snapshot(v.vault, { visible })).changes[0].message).to.equal(HIDDEN_MESSAGE);
-    expect((await snapshot(v.vault)).changes[0].message).to.equal('Touch private/plan.png');
+    expect((await new VaultHistory(v.vault).snapshot({ visible })).changes[0].message).to.equal(HIDDEN_MESSAGE);
+    expect((await new VaultHistory(v.vault).snapshot()).changes[0].message).to.equal('Touch private/plan.png');
   });
 
   it('gives a snapshot of every current page as an add at head', async () => {
     v = await tempVault({ 'b.md': 'b', 'a/c.md': 'c' });
     await v.vault.mutate(testAuthor, 'Attach', () => [{ path: 'img.png', content: new Uint8Array([9]) }]);
-    const snap = await snapshot(v.vault);
+    const snap = await new VaultHistory(v.vault).snapshot();
     expect(snap).to.include({ head: v.vault.head, cursor: v.vault.head, has_more: false });
     expect(snap.changes).to.have.length(1);
     expect(snap.changes[0].commit).to.equal(v.vault.head);
@@ -126,12 +126,12 @@ describe('change feed', () => {
     const other = await tempVault({ 'z.md': 'z' });
     try {
       const foreign = other.vault.head;
-      expect(await isCommitInHistory(v.vault, foreign)).to.equal(false);
-      expect(await isCommitInHistory(v.vault, v.vault.head)).to.equal(true);
-      const err = await changesSince(v.vault, { since: foreign, limit: 10 }).catch((e: unknown) => e);
+      expect(await new VaultHistory(v.vault).contains(foreign)).to.equal(false);
+      expect(await new VaultHistory(v.vault).contains(v.vault.head)).to.equal(true);
+      const err = await new VaultHistory(v.vault).changesSince({ since: foreign, limit: 10 }).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(QuireError);
       expect((err as QuireError).code).to.equal('CURSOR_UNKNOWN');
-      const junk = await changesSince(v.vault, { since: 'not-a-commit', limit: 10 }).catch((e: unknown) => e);
+      const junk = await new VaultHistory(v.vault).changesSince({ since: 'not-a-commit', limit: 10 }).catch((e: unknown) => e);
       expect((junk as QuireError).code).to.equal('CURSOR_UNKNOWN');
     } finally {
       other.cleanup();
@@ -144,7 +144,7 @@ describe('change feed', () => {
     await v.pages.write(testAuthor, { path: 'd/f.md', content: 'f' });
     await v.pages.delete(testAuthor, { path: 'a.md' });
     await v.pages.write(testAuthor, { path: 'd/e.md', content: 'e2' });
-    const feed = await changesSince(v.vault, { since: start, limit: 10 });
+    const feed = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 });
     const ours = feed.changes.reverse().flatMap((c) => c.paths.map((p) => `${{ add: 'A', modify: 'M', delete: 'D' }[p.op]}\t${p.path}`));
     const native = gitIn(v.dir, 'log', '--no-renames', '--name-status', '--format=', `${start}..HEAD`).split('\n').filter(Boolean);
     expect(ours).to.deep.equal(native);

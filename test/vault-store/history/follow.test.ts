@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { changesSince, snapshot, type ChangeFeed } from '../../../vault-store/history/changes.js';
+import { VaultHistory, type ChangeFeed } from '../../../vault-store/history/changes.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { scaled } from '../../helpers/soak.js';
 
@@ -49,7 +49,9 @@ describe('following the change feed while writes land', () => {
     this.timeout(60_000);
     v = await tempVault({ 'seed.md': 'seed', 'f0/p0.md': 'zero' });
     const state = new Map<string, string>();
-    let feed = await snapshot(v.vault);
+    // One history for the whole run, as a server keeps: its chain memo grows with the writes.
+    const history = new VaultHistory(v.vault);
+    let feed = await history.snapshot();
     const start = feed.head;
     apply(state, feed);
     const seen = new Set<string>();
@@ -58,7 +60,7 @@ describe('following the change feed while writes land', () => {
     let pagesDuringWrites = 0;
     // Page until the writes are over and the feed has caught up with the head.
     while (!done || feed.has_more || feed.cursor !== v.vault.head) {
-      feed = await changesSince(v.vault, { since: feed.cursor, limit: 17 });
+      feed = await history.changesSince({ since: feed.cursor, limit: 17 });
       for (const c of feed.changes) {
         expect(seen.has(c.commit), `repeated ${c.commit}`).to.equal(false);
         seen.add(c.commit);

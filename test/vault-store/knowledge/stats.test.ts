@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { LinkGraph } from '../../../vault-store/knowledge/graph/link-graph.js';
-import { commitCount, diskBytes, stats } from '../../../vault-store/knowledge/stats.js';
+import { CommitCounter, diskBytes, stats } from '../../../vault-store/knowledge/stats.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { metasOf } from './graph/metas.js';
 
@@ -45,10 +45,11 @@ describe('stats', () => {
     it('counts first-parent commits like git rev-list, following new commits', async () => {
       ctx = await tempVault({ 'a.md': 'one', 'b.md': 'two' });
       const gitCount = () => Number(gitIn(ctx.dir, 'rev-list', '--first-parent', '--count', 'HEAD').trim());
-      expect(await commitCount(ctx.vault)).to.equal(gitCount()).and.to.equal(3);
+      const counter = new CommitCounter(ctx.vault);
+      expect(await counter.count()).to.equal(gitCount()).and.to.equal(3);
       await ctx.pages.write(testAuthor, { path: 'c.md', content: 'three' });
       await ctx.pages.delete(testAuthor, { path: 'a.md' });
-      expect(await commitCount(ctx.vault)).to.equal(gitCount()).and.to.equal(5);
+      expect(await counter.count()).to.equal(gitCount()).and.to.equal(5);
     });
 
     it('measures every file in the vault folder, .git included', async () => {

@@ -3,7 +3,7 @@ import { Bm25 } from './bm25.js';
 import { closeTerms } from './fuzzy.js';
 import { containsPhrase, parseQuery, type Clause } from './query.js';
 import { Holdings, type Slot } from './score-bounds.js';
-import type { IndexedDoc, SearchIndex } from './search-index.js';
+import type { IndexedDoc, IndexedDocs } from './indexed-docs.js';
 import { snippet } from './snippet.js';
 import { isCjk } from './tokenize.js';
 
@@ -52,7 +52,7 @@ const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
  * candidates per term. Filters apply before the cut to `limit`, and the costlier checks
  * (permission, phrase) run lazily in score order.
  */
-export function runSearch(index: SearchIndex, query: string, options: SearchOptions): SearchOutcome {
+export function runSearch(index: IndexedDocs, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
   const { slots, suggestion } = resolveSlots(index, clauses, query, options.visible);
   const phrases = clauses.filter((c) => c.phrase);
@@ -94,7 +94,7 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
  * Each query term's alternatives: itself, completions and typo fixes, all among the terms
  * of pages `visible` accepts (see SearchIndex.knows).
  */
-function resolveSlots(index: SearchIndex, clauses: Clause[], query: string, visible?: (path: string) => boolean): { slots: Slot[]; suggestion?: string } {
+function resolveSlots(index: IndexedDocs, clauses: Clause[], query: string, visible?: (path: string) => boolean): { slots: Slot[]; suggestion?: string } {
   const { stats } = index;
   const known = (t: string) => index.knows(t, visible);
   const slots: Slot[] = [];
@@ -123,7 +123,7 @@ function resolveSlots(index: SearchIndex, clauses: Clause[], query: string, visi
   return { slots, suggestion };
 }
 
-function candidates(index: SearchIndex, slots: Slot[]): Set<number> {
+function candidates(index: IndexedDocs, slots: Slot[]): Set<number> {
   const out = new Set<number>();
   for (const slot of slots) {
     for (const alt of slot.alternatives) for (const id of index.flex.candidates([alt.term], alt.depth)) out.add(id);
@@ -185,7 +185,7 @@ function hasTag(tag: string, wanted: string): boolean {
   return t === wanted || t.startsWith(`${wanted}/`);
 }
 
-function hasPhrase(index: SearchIndex, doc: IndexedDoc, terms: string[]): boolean {
+function hasPhrase(index: IndexedDocs, doc: IndexedDoc, terms: string[]): boolean {
   return containsPhrase(doc.title, terms) || containsPhrase(index.body(doc), terms);
 }
 

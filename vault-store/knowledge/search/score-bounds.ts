@@ -1,6 +1,6 @@
 import type { Bm25 } from './bm25.js';
 import { countOfSlot } from './flex-index.js';
-import type { SearchIndex } from './search-index.js';
+import type { IndexedDocs } from './indexed-docs.js';
 import { FIELD_COUNT, FIELDS } from './term-stats.js';
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
@@ -38,7 +38,7 @@ export class Holdings {
     readonly pages: number[],
   ) {}
 
-  static read(index: SearchIndex, slots: Slot[], bm25: Bm25): Holdings | undefined {
+  static read(index: IndexedDocs, slots: Slot[], bm25: Bm25): Holdings | undefined {
     const width = slots.reduce((n, s) => n + s.alternatives.length, 0);
     if (width > BITS) return undefined;
     const size = index.docs.length;

@@ -1,22 +1,10 @@
 import { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
-import { FIELD_COUNT, FIELDS, TermStats, type DocTerms, type FieldTexts } from './term-stats.js';
+import type { IndexedDoc, IndexedDocs, IndexedPage } from './indexed-docs.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
+import { FIELD_COUNT, FIELDS, TermStats, type FieldTexts } from './term-stats.js';
 
-/** What the index keeps of a page: enough to answer without touching git. */
-export interface IndexedPage {
-  path: string;
-  title: string;
-  hash: string;
-  tags: string[];
-  /** Markdown after the frontmatter; snippets, phrases and ask read it (see `body()`). */
-  body: string;
-}
-
-export interface IndexedDoc extends Omit<IndexedPage, 'body'> {
-  id: number;
-  terms: DocTerms;
-}
+export type { IndexedDoc, IndexedPage } from './indexed-docs.js';
 
 export function fieldTexts(page: IndexedPage): FieldTexts {
   return { title: page.title, body: page.body, tags: page.tags.join(' '), path: page.path.replace(/\.md$/, '') };
@@ -27,7 +15,7 @@ export function fieldTexts(page: IndexedPage): FieldTexts {
  * times faster and smaller with numeric ids), the FlexSearch index that finds candidates,
  * and the BM25 statistics that rank them. Ids of removed pages are reused.
  */
-export class SearchIndex {
+export class SearchIndex implements IndexedDocs {
   private readonly ids = new Map<string, number>();
   private readonly free: number[] = [];
   /** Each page's field lengths, FIELD_COUNT per id: bounds read them for thousands of pages a query. */

@@ -4,7 +4,7 @@ import { applyDelta } from './apply-delta.js';
 import { inflateObject } from './inflate.js';
 
 const readAt = promisify(fs.read);
-// Vaults have no close(); a pack's descriptor lives as long as its reader does.
+// A pack's descriptor lives as long as its reader does: closed when the reader is collected.
 const descriptors = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined));
 const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { MAX_FRONTMATTER_BYTES } from '../../../vault-store/markdown/frontmatter.js';
 import { scanMarkdown } from '../../../vault-store/markdown/scan.js';
 import { parsePage } from '../../../vault-store/page.js';
+import { rewriteLinks } from '../../../vault-store/edits/rewrite-links.js';
 
 const MIB = 1 << 20;
 // Pages arrive decoded from bytes, as flat strings; `repeat` alone builds a rope.
@@ -97,4 +98,11 @@ describe('markdown scanning is linear on 1 MiB hostile pages', function () {
       expect(bestMs(() => parsePage('p.md', page))).to.be.at.most(200);
     });
   }
+
+  it('rewrites links on a long hostile line once, in 100 ms or less', () => {
+    const move = { from: 'notes/Old.md', to: 'archive/New Name.md', wikiTargets: new Set(['Old']), newWikiTarget: 'New Name' };
+    const line = `${'[](x'.repeat(15_000)} [[Old]]`;
+    expect(rewriteLinks(line, 'notes/index.md', 'notes/index.md', move)).to.equal(`${'[](x'.repeat(15_000)} [[New Name]]`);
+    expect(bestMs(() => rewriteLinks(line, 'notes/index.md', 'notes/index.md', move))).to.be.at.most(100);
+  });
 });

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTree } from '../../../vault-store/git/tree-parse.js';
-import { ObjectReader } from '../../../vault-store/history/object-reader.js';
+import { ObjectReader } from '../../../vault-store/git/object-reader.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
@@ -32,7 +32,7 @@ describe('ObjectReader', () => {
     const packs = gitIn(v.dir, 'verify-pack', '-v', ...idx);
     expect(packs, 'the pack holds deltas').to.match(/chain length = [1-9]/);
     await v.pages.write(testAuthor, { path: 'loose.md', content: 'written after the repack' });
-    const reader = new ObjectReader(v.vault.repo);
+    const reader = new ObjectReader(v.vault.repo.gitdir);
     for (const oid of [...blobs, v.vault.manifest.get('loose.md')!.oid]) {
       expect(Buffer.from(await reader.blob(oid)).equals(catFile(v.dir, oid)), oid).to.equal(true);
     }
@@ -46,7 +46,7 @@ describe('ObjectReader', () => {
 
   it('finds objects that a git gc packed after the reader first looked', async () => {
     v = await tempVault({ 'a.md': 'before the gc' });
-    const reader = new ObjectReader(v.vault.repo);
+    const reader = new ObjectReader(v.vault.repo.gitdir);
     const oid = v.vault.manifest.get('a.md')!.oid;
     expect(Buffer.from(await reader.blob(oid)).toString()).to.equal('before the gc');
     gitIn(v.dir, 'gc', '-q', '--prune=now');
@@ -68,10 +68,10 @@ describe('reading trees', () => {
       const expected = async (oid: string) => (await git.readTree({ fs, gitdir: join(v.dir, '.git'), oid })).tree;
       for (const pass of ['loose', 'packed']) {
         if (pass === 'packed') gitIn(v.dir, 'gc', '-q', '--prune=now');
-        const reader = new ObjectReader(v.vault.repo);
+        const reader = new ObjectReader(v.vault.repo.gitdir);
         for (const oid of trees) expect(await reader.tree(oid), `${pass} ${oid}`).to.deep.equal(await expected(oid));
       }
-      const modes = (await new ObjectReader(v.vault.repo).tree(trees[0])).map((e) => e.mode);
+      const modes = (await new ObjectReader(v.vault.repo.gitdir).tree(trees[0])).map((e) => e.mode);
       expect(modes).to.include.members(['100644', '120000', '040000']);
     } finally {
       v.cleanup();

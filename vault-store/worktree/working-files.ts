@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
 import { parentOf, symlinkOnPath } from '../symlinks.js';
-import type { FileChange } from '../vault.js';
 
 /**
  * Longest stretch of synchronous reading before yielding to the event loop. Reads are
@@ -19,6 +18,14 @@ const SLICE_MS = 8;
  */
 export function isHiddenPath(path: string): boolean {
   return path.split('/').some((segment) => segment.startsWith('.'));
+}
+
+/** One file to change: new bytes, or null to delete. Paths are already validated. */
+export interface FileChange {
+  path: string;
+  content: Uint8Array | null;
+  /** The working tree already holds this change (an external edit): don't rewrite the file under its editor. */
+  inWorkingTree?: boolean;
 }
 
 /** Told the vault path of each symbolic link met in the working tree (it is never followed). */

@@ -1,0 +1,141 @@
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { exportZip, type ExportOptions, type ExportResult } from './export/export-zip.js';
+import { VaultHistory, type ChangeFeed, type Visible } from './history/changes.js';
+import { PageEmbeddings, type Embed } from './knowledge/embeddings.js';
+import { Knowledge } from './knowledge/knowledge.js';
+import { CommitCounter, diskBytes } from './knowledge/stats.js';
+import { silentLog, type Log } from './log.js';
+import { Pages } from './pages.js';
+import { Proposals } from './proposals/proposals.js';
+import { Vault } from './vault.js';
+
+// Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
+const DISK_TTL_MS = 60_000;
+
+export interface WorkspaceOptions {
+  /** Where derived data (search index, page vectors) is persisted. */
+  indexDir: string;
+  /** Quiet time after a commit before the index is written to disk; false: only on close. */
+  persistDelayMs?: number | false;
+  /** Page vectors for similar pages, when an embeddings model is configured. */
+  embeddings?: { model: string; embed: Embed };
+  /** Where the vault's own failures go (a failed commit listener or index write). */
+  log?: Log;
+}
+
+/**
+ * Everything of one vault, opened and closed as one: the `Vault` (git, working tree, write
+ * queue) and what is built on it — pages, knowledge (search, graph), proposals, the change
+ * feed, export, page vectors, and the caches of stats. Operations use its methods and
+ * parts; only the watcher (which commits external edits) and tests take `vault` itself.
+ */
+export class Workspace {
+  readonly pages: Pages;
+  readonly proposals: Proposals;
+  private readonly history: VaultHistory;
+  private readonly commits: CommitCounter;
+  private disk: { at: number; bytes: Promise<number> } | undefined;
+
+  private constructor(
+    readonly vault: Vault,
+    readonly knowledge: Knowledge,
+    readonly embeddings: PageEmbeddings | undefined,
+  ) {
+    this.pages = new Pages(vault);
+    this.proposals = new Proposals(vault);
+    this.history = new VaultHistory(vault);
+    this.commits = new CommitCounter(vault);
+  }
+
+  static async open(dir: string, options: WorkspaceOptions): Promise<Workspace> {
+    const log = options.log ?? silentLog;
+    const vault = await Vault.open(dir, { log });
+    const knowledge = await Knowledge.open(vault, { indexDir: options.indexDir, persistDelayMs: options.persistDelayMs, log });
+    if (!options.embeddings) return new Workspace(vault, knowledge, undefined);
+    const { model, embed } = options.embeddings;
+    const embeddings = await PageEmbeddings.open(join(options.indexDir, 'embeddings.bin'), model, embed, () => knowledge.index, log);
+    // After the write, not inside it: new pages are embedded in the background.
+    const refresh = () => void setImmediate(() => void embeddings.refresh());
+    vault.onCommit(refresh);
+    refresh();
+    return new Workspace(vault, knowledge, embeddings);
+  }
+
+  /**
+   * Lets queued writes land (the index follows each one), waits for running embeddings,
+   * then writes the index at head. Callers stop handing the workspace out first.
+   */
+  async close(): Promise<void> {
+    await this.vault.exclusive(async () => undefined);
+    await this.embeddings?.close();
+    await this.knowledge.close();
+  }
+
+  get dir(): string {
+    return this.vault.dir;
+  }
+
+  /** The repository `git upload-pack` serves for clones. */
+  get gitdir(): string {
+    return this.vault.repo.gitdir;
+  }
+
+  get head(): string {
+    return this.vault.head;
+  }
+
+  get pendingWrites(): number {
+    return this.vault.pendingWrites;
+  }
+
+  /** Every page path at head, sorted. */
+  pagePaths(): readonly string[] {
+    return this.vault.manifest.pages();
+  }
+
+  hasFile(path: string): boolean {
+    return this.vault.manifest.get(path) !== undefined;
+  }
+
+  /** A file's bytes at head (any file, not only pages), or undefined. */
+  readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
+    return this.vault.readFile(path);
+  }
+
+  /** The change feed after `since` (see VaultHistory.changesSince). */
+  changesSince(input: { since: string; limit: number; visible?: Visible }): Promise<ChangeFeed> {
+    return this.history.changesSince(input);
+  }
+
+  /** Every current page as one change at head: where a device without a cursor starts. */
+  snapshot(input: { visible?: Visible } = {}): Promise<ChangeFeed> {
+    return this.history.snapshot(input);
+  }
+
+  /** True when `oid` is head or a first-parent ancestor of it. */
+  isCommitInHistory(oid: string): Promise<boolean> {
+    return this.history.contains(oid);
+  }
+
+  /** True when `oid` is `descendant` or one of its ancestors (any parent). */
+  isAncestor(oid: string, descendant: string): Promise<boolean> {
+    return this.vault.repo.isAncestor(oid, descendant);
+  }
+
+  /** Streams every file of a commit (head unless told) as a zip into `out`. */
+  export(options: ExportOptions, out: Writable): Promise<ExportResult> {
+    return exportZip(this.vault, options, out);
+  }
+
+  commitCount(): Promise<number> {
+    return this.commits.count();
+  }
+
+  /** Bytes on disk, `.git` included, measured at most once a minute. */
+  diskBytes(): Promise<number> {
+    if (this.disk && Date.now() - this.disk.at < DISK_TTL_MS) return this.disk.bytes;
+    this.disk = { at: Date.now(), bytes: diskBytes(this.dir) };
+    return this.disk.bytes;
+  }
+}
