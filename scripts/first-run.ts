@@ -16,13 +16,13 @@ export function mcpClientSnippet(baseUrl: string): string {
  * already has users: a second start prints no secret.
  */
 export async function firstRun(services: Services): Promise<string | undefined> {
-  if (services.accounts.users().length > 0) return undefined;
+  if ((await services.accounts.users()).length > 0) return undefined;
   await services.accounts.addUser(OWNER, DEFAULT_PLAN);
   const { pages } = await services.vaults.get(OWNER);
   const author = { name: 'quire', email: 'quire@quire.invalid', trailers: { 'Quire-Actor': 'system:first-run' } };
   for (const [path, content] of Object.entries(DEMO_PAGES)) await pages.write(author, { path, content });
   const { key } = await services.accounts.createKey({ user: OWNER, name: 'first-key', scope: 'write' });
-  const link = signinUrl(services.config.accountUrl, await new SigninLinks(services.config.dataDir).create(OWNER));
+  const link = signinUrl(services.config.accountUrl, await new SigninLinks(services.store).create(OWNER));
   const base = services.config.baseUrl;
   const indent = (text: string) => text.split('\n').map((line) => `  ${line}`).join('\n');
   return [

@@ -4,6 +4,7 @@ import { cloneResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
 import { finalHandlers } from './http/final-handlers.js';
 import { refuseMalformedUrl } from './http/malformed-url.js';
+import { requestLog } from './log/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
 import { mcpRouter } from './mcp/router.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
@@ -18,7 +19,7 @@ export function createApp(services: Services): Express {
   app.disable('x-powered-by');
   // Behind a reverse proxy, req.ip (sign-in throttle, registration limit) is the client only if the proxy is named.
   app.set('trust proxy', services.config.trustProxy);
-  app.use(securityHeaders, refuseMalformedUrl(pagePathPrefixes(catalog)));
+  app.use(requestLog(services.log), securityHeaders, refuseMalformedUrl(pagePathPrefixes(catalog)));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -27,8 +28,8 @@ export function createApp(services: Services): Express {
   const account = accountRouter(services, catalog, oauth.grants);
   app.use(account.path || '/', account.router);
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
-  app.use(gitHttpRouter({ resolve: cloneResolver(services) }));
+  app.use(gitHttpRouter({ resolve: cloneResolver(services), log: services.log }));
   app.use(restRouter(services, catalog));
-  app.use(finalHandlers(account.path));
+  app.use(finalHandlers(account.path, services.log));
   return app;
 }

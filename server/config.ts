@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
-import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
+import { envSchema, type LogLevel } from './config/schema.js';
+import { httpUrl } from './config/values.js';
+import type { TrustProxy } from './http/trust-proxy.js';
 
 export interface LlmConfig {
   baseUrl: string;
@@ -22,8 +24,13 @@ export interface Config {
   maxPageBytes: number;
   /** Watch vault folders and commit direct edits (off for API-only deployments). */
   watch: boolean;
+  /** The watcher's settle and idle times (QUIRE_WATCH_*_MS). */
+  watchTiming: { quietMs: number; stabilityMs: number; idleMs: number };
+  /** Quiet time after a commit before the search index is written to disk. */
+  indexPersistMs: number;
   /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
   trustProxy: TrustProxy;
+  logLevel: LogLevel;
   llm?: LlmConfig;
   /** Embeddings model for similar pages; without it similarity is by shared terms. */
   embeddings?: LlmConfig;
@@ -42,55 +49,64 @@ export class ConfigError extends Error {
   }
 }
 
-function parseUrl(name: string, value: string, problems: string[]): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`${name} must be http or https: ${value}`);
-    if (url.search || url.hash) problems.push(`${name} must not have a query or fragment: ${value}`);
-    return url.href.replace(/\/+$/, '');
-  } catch {
-    problems.push(`${name} is not a URL: ${value}`);
-    return value;
-  }
+/** Flags (which win) over the environment: the raw strings the schema parses. */
+function envWithFlags(env: NodeJS.ProcessEnv, flags: ConfigFlags): Record<string, string | undefined> {
+  const flagged = { QUIRE_DATA: flags.data, PORT: flags.port, HOST: flags.host, QUIRE_BASE_URL: flags.baseUrl };
+  return { ...env, ...Object.fromEntries(Object.entries(flagged).filter(([, value]) => value !== undefined)) };
 }
 
-function parseInteger(name: string, value: string, min: number, max: number, problems: string[]): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}: ${value}`);
-  return n;
+/** Rules between variables, on the raw strings so they are reported even when a value is bad. */
+function pairingProblems(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if ((env.QUIRE_LLM_BASE_URL || env.QUIRE_LLM_MODEL) && !(env.QUIRE_LLM_BASE_URL && env.QUIRE_LLM_MODEL)) problems.push('QUIRE_LLM_BASE_URL and QUIRE_LLM_MODEL must be set together');
+  // Most OpenAI-compatible servers serve chat and embeddings side by side.
+  if (env.QUIRE_EMBEDDINGS_MODEL && !(env.QUIRE_EMBEDDINGS_BASE_URL ?? env.QUIRE_LLM_BASE_URL)) problems.push('QUIRE_EMBEDDINGS_MODEL needs QUIRE_EMBEDDINGS_BASE_URL (or QUIRE_LLM_BASE_URL)');
+  return problems;
+}
+
+/** A URL derived from other variables, checked like one given. */
+function derivedUrl(name: string, value: string, problems: string[]): string {
+  const parsed = httpUrl().safeParse(value);
+  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => `${name} ${issue.message}`));
+  return parsed.data ?? value;
 }
 
 /**
- * Reads flags (which win) and the environment, validating all of it and reporting every
- * problem at once, so an operator fixes the whole list in one go.
+ * Reads flags (which win) and the environment through the one schema (server/config/schema.ts),
+ * reporting every problem at once, so an operator fixes the whole list in one go.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
-  const problems: string[] = [];
-  const dataDir = resolve(flags.data ?? env.QUIRE_DATA ?? './data');
-  const port = parseInteger('PORT', flags.port ?? env.PORT ?? '8787', 0, 65535, problems);
-  const host = flags.host ?? env.HOST ?? '127.0.0.1';
-  const baseUrl = parseUrl('QUIRE_BASE_URL', flags.baseUrl ?? env.QUIRE_BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`, problems);
-  const authUrl = parseUrl('QUIRE_AUTH_URL', env.QUIRE_AUTH_URL ?? baseUrl, problems);
-  const accountUrl = parseUrl('QUIRE_ACCOUNT_URL', env.QUIRE_ACCOUNT_URL ?? `${baseUrl}/account`, problems);
-  const maxPageBytes = parseInteger('QUIRE_MAX_PAGE_BYTES', env.QUIRE_MAX_PAGE_BYTES ?? String(1024 * 1024), 1024, 64 * 1024 * 1024, problems);
-  const watchRaw = (env.QUIRE_WATCH ?? 'true').toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(watchRaw)) problems.push(`QUIRE_WATCH must be true or false: ${env.QUIRE_WATCH}`);
-  const watch = watchRaw === 'true' || watchRaw === '1';
-  const trustProxy = parseTrustProxy(env.QUIRE_TRUST_PROXY, problems);
-  const { plans, problems: planProblems } = loadPlans(env.QUIRE_PLANS_FILE);
+  const raw = envWithFlags(env, flags);
+  const parsed = envSchema.safeParse(raw);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  problems.push(...pairingProblems(raw));
+  const { plans, problems: planProblems } = loadPlans(raw.QUIRE_PLANS_FILE);
   problems.push(...planProblems);
-  let llm: LlmConfig | undefined;
-  if (env.QUIRE_LLM_BASE_URL || env.QUIRE_LLM_MODEL) {
-    if (!env.QUIRE_LLM_BASE_URL || !env.QUIRE_LLM_MODEL) problems.push('QUIRE_LLM_BASE_URL and QUIRE_LLM_MODEL must be set together');
-    else llm = { baseUrl: parseUrl('QUIRE_LLM_BASE_URL', env.QUIRE_LLM_BASE_URL, problems), model: env.QUIRE_LLM_MODEL, apiKey: env.QUIRE_LLM_API_KEY };
-  }
-  let embeddings: LlmConfig | undefined;
-  if (env.QUIRE_EMBEDDINGS_MODEL) {
-    // Most OpenAI-compatible servers serve chat and embeddings side by side.
-    const url = env.QUIRE_EMBEDDINGS_BASE_URL ?? env.QUIRE_LLM_BASE_URL;
-    if (!url) problems.push('QUIRE_EMBEDDINGS_MODEL needs QUIRE_EMBEDDINGS_BASE_URL (or QUIRE_LLM_BASE_URL)');
-    else embeddings = { baseUrl: parseUrl('QUIRE_EMBEDDINGS_BASE_URL', url, problems), model: env.QUIRE_EMBEDDINGS_MODEL, apiKey: env.QUIRE_EMBEDDINGS_API_KEY ?? env.QUIRE_LLM_API_KEY };
-  }
+  if (!parsed.success) throw new ConfigError(problems);
+  const vars = parsed.data;
+  const host = vars.HOST.includes(':') ? `[${vars.HOST}]` : vars.HOST;
+  const baseUrl = vars.QUIRE_BASE_URL ?? derivedUrl('QUIRE_BASE_URL', `http://${host}:${vars.PORT}`, problems);
   if (problems.length) throw new ConfigError(problems);
-  return { dataDir, port, host, baseUrl, authUrl, accountUrl, plans, maxPageBytes, watch, trustProxy, ...(llm ? { llm } : {}), ...(embeddings ? { embeddings } : {}) };
+  const llm = vars.QUIRE_LLM_BASE_URL && vars.QUIRE_LLM_MODEL ? { baseUrl: vars.QUIRE_LLM_BASE_URL, model: vars.QUIRE_LLM_MODEL, apiKey: vars.QUIRE_LLM_API_KEY } : undefined;
+  const embeddingsUrl = vars.QUIRE_EMBEDDINGS_BASE_URL ?? vars.QUIRE_LLM_BASE_URL;
+  const embeddings = vars.QUIRE_EMBEDDINGS_MODEL && embeddingsUrl
+    ? { baseUrl: embeddingsUrl, model: vars.QUIRE_EMBEDDINGS_MODEL, apiKey: vars.QUIRE_EMBEDDINGS_API_KEY ?? vars.QUIRE_LLM_API_KEY }
+    : undefined;
+  return {
+    dataDir: resolve(vars.QUIRE_DATA),
+    port: vars.PORT,
+    host: vars.HOST,
+    baseUrl,
+    authUrl: vars.QUIRE_AUTH_URL ?? baseUrl,
+    accountUrl: vars.QUIRE_ACCOUNT_URL ?? `${baseUrl}/account`,
+    plans,
+    maxPageBytes: vars.QUIRE_MAX_PAGE_BYTES,
+    watch: vars.QUIRE_WATCH,
+    watchTiming: { quietMs: vars.QUIRE_WATCH_SETTLE_MS, stabilityMs: vars.QUIRE_WATCH_STABLE_MS, idleMs: vars.QUIRE_WATCH_IDLE_MS },
+    indexPersistMs: vars.QUIRE_INDEX_PERSIST_MS,
+    trustProxy: vars.QUIRE_TRUST_PROXY ?? false,
+    logLevel: vars.QUIRE_LOG_LEVEL,
+    ...(llm ? { llm } : {}),
+    ...(embeddings ? { embeddings } : {}),
+  };
 }

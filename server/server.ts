@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { createLogger, type Logger } from './log/logger.js';
 import { closeServices, createServices, type Services } from './services.js';
 
 export interface RunningServer {
@@ -12,8 +13,8 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Starts listening; with port 0 the OS picks one and `url` reports it. */
-export async function startServer(configured: Config): Promise<RunningServer> {
+/** Starts listening; with port 0 the OS picks one and `url` reports it. Logs go to stdout unless `log` is given. */
+export async function startServer(configured: Config, log: Logger = createLogger(configured.logLevel)): Promise<RunningServer> {
   const server = createServer();
   // Longer than clients' idle timeouts, so a client never reuses a socket the server is closing.
   server.keepAliveTimeout = 65_000;
@@ -25,7 +26,9 @@ export async function startServer(configured: Config): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = configured.host.includes(':') ? `[${configured.host}]` : configured.host;
   const config = configured.port === 0 ? withActualPort(configured, `${host}:0`, `${host}:${port}`) : configured;
-  const services = createServices(config);
+  const services = createServices(config, log);
+  // The CLI prints sign-in links to this address (`quire user link`), whatever port it took.
+  await services.store.server.recordAccountUrl(config.accountUrl);
   server.on('request', createApp(services));
   return {
     url: `http://${host}:${port}`,

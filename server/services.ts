@@ -2,13 +2,21 @@ import { AgentStore } from './agents/agent-store.js';
 import { AccountStore } from './accounts/account-store.js';
 import { KeyUsageStore } from './accounts/key-usage.js';
 import type { Config } from './config.js';
+import { createLogger, type Logger } from './log/logger.js';
 import { RateLimiter } from './ratelimit/limiter.js';
+import { withPurge } from './store/purge.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
 import { VaultRegistry } from './vaults/user-vault.js';
 import { LoginThrottle } from './web/login-throttle.js';
 
 /** The long-lived parts of a running server, built once from the config and passed down. */
 export interface Services {
   config: Config;
+  /** The one logger (pino, JSON lines), at QUIRE_LOG_LEVEL. */
+  log: Logger;
+  /** Users, keys, agents, sessions, OAuth: everything but the vaults (`<data>/quire.db`). */
+  store: Store;
   accounts: AccountStore;
   agents: AgentStore;
   usage: KeyUsageStore;
@@ -18,22 +26,32 @@ export interface Services {
   vaults: VaultRegistry;
 }
 
-export function createServices(config: Config): Services {
-  const accounts = new AccountStore(config.dataDir);
+export function createServices(config: Config, log: Logger = createLogger(config.logLevel)): Services {
+  const store = withPurge(openSqliteStore(config.dataDir), log);
+  const accounts = new AccountStore(store);
   return {
     config,
+    log,
+    store,
     accounts,
-    agents: new AgentStore(config.dataDir),
-    usage: new KeyUsageStore(config.dataDir),
+    agents: new AgentStore(store),
+    usage: new KeyUsageStore(store, log),
     limiter: new RateLimiter(),
     signins: new LoginThrottle(accounts),
-    vaults: new VaultRegistry(config.dataDir, { watch: config.watch, ...(config.embeddings ? { embeddings: config.embeddings } : {}) }),
+    vaults: new VaultRegistry(config.dataDir, {
+      watch: config.watch,
+      watcher: config.watchTiming,
+      persistDelayMs: config.indexPersistMs,
+      log,
+      ...(config.embeddings ? { embeddings: config.embeddings } : {}),
+    }),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.vaults.close();
   await services.usage.flush();
+  await services.store.close();
   services.limiter.shutdown();
   services.signins.shutdown();
 }

@@ -1,6 +1,6 @@
-import { AGENT_MODES, AgentStore, type Agent, type AgentInput, type AgentMode } from '../../server/agents/agent-store.js';
+import { AGENT_MODES, type Agent, type AgentInput, type AgentMode } from '../../server/agents/agent-store.js';
 import type { ConfigFlags } from '../../server/config.js';
-import { cliContext } from './context.js';
+import { withCliContext, type CliContext } from './context.js';
 import { UsageError } from './usage-error.js';
 
 export interface AgentFlags {
@@ -29,11 +29,13 @@ function describe(agent: Agent): string {
   return [agent.name, agent.mode, `read=${prefixes(agent.read)}`, `write=${prefixes(agent.write)}`, agent.description].join('\t');
 }
 
-export async function agentCommand(flags: ConfigFlags, args: string[], values: AgentFlags): Promise<void> {
-  const { config, accounts } = cliContext(flags);
-  const agents = new AgentStore(config.dataDir);
+export function agentCommand(flags: ConfigFlags, args: string[], values: AgentFlags): Promise<void> {
+  return withCliContext(flags, (ctx) => agentAction(ctx, args, values));
+}
+
+async function agentAction({ accounts, agents }: CliContext, args: string[], values: AgentFlags): Promise<void> {
   const [action, user, name] = args;
-  if (user) accounts.requireUser(user);
+  if (user) await accounts.requireUser(user);
   switch (action) {
     case 'add': {
       if (!user || !name || !values.mode) throw new UsageError(USAGE);
@@ -49,7 +51,7 @@ export async function agentCommand(flags: ConfigFlags, args: string[], values: A
     }
     case 'list':
       if (!user) throw new UsageError(USAGE);
-      for (const agent of agents.list(user)) console.log(describe(agent));
+      for (const agent of await agents.list(user)) console.log(describe(agent));
       return;
     case 'remove':
       if (!user || !name) throw new UsageError(USAGE);

@@ -4,15 +4,20 @@ import { VaultRegistry } from '../../server/vaults/user-vault.js';
 import { SessionStore } from '../../server/web/sessions.js';
 import { SigninLinks, signinUrl } from '../../server/web/signin-links.js';
 import { UsageError } from './usage-error.js';
-import { cliContext, readStdin } from './context.js';
+import { readStdin, withCliContext, type CliContext } from './context.js';
 
-export async function userCommand(flags: ConfigFlags, args: string[], values: { plan?: string }): Promise<void> {
-  const { config, accounts } = cliContext(flags);
+export function userCommand(flags: ConfigFlags, args: string[], values: { plan?: string }): Promise<void> {
+  return withCliContext(flags, (ctx) => userAction(ctx, flags, args, values));
+}
+
+async function userAction({ config, store, accounts }: CliContext, flags: ConfigFlags, args: string[], values: { plan?: string }): Promise<void> {
   const [action, name, plan] = args;
-  // The running server redeems the token from the shared file in the data folder.
+  // The running server redeems the token from the shared store. The link points where that
+  // server said it is reachable when it started, unless --base-url says otherwise.
   const printLink = async (user: string) => {
-    const token = await new SigninLinks(config.dataDir).create(user);
-    console.log(`one-time sign-in link for ${user} (sets a password; valid 24 hours, works once):\n  ${signinUrl(config.accountUrl, token)}`);
+    const token = await new SigninLinks(store).create(user);
+    const accountUrl = (!flags.baseUrl && (await store.server.accountUrl())) || config.accountUrl;
+    console.log(`one-time sign-in link for ${user} (sets a password; valid 24 hours, works once):\n  ${signinUrl(accountUrl, token)}`);
   };
   const checkPlan = (p: string) => {
     if (!config.plans[p]) throw new UsageError(`unknown plan "${p}" (plans: ${Object.keys(config.plans).join(', ')})`);
@@ -32,12 +37,12 @@ export async function userCommand(flags: ConfigFlags, args: string[], values: { 
     }
     case 'link': {
       if (!name) throw new UsageError('usage: quire user link NAME   (a new one-time sign-in link, e.g. to reset a password)');
-      accounts.requireUser(name);
+      await accounts.requireUser(name);
       await printLink(name);
       return;
     }
     case 'list':
-      for (const u of accounts.users()) console.log(`${u.name}\t${u.plan}\t${u.created_at}`);
+      for (const u of await accounts.users()) console.log(`${u.name}\t${u.plan}\t${u.created_at}`);
       return;
     case 'plan':
       if (!name || !plan) throw new UsageError('usage: quire user plan NAME PLAN');
@@ -46,11 +51,11 @@ export async function userCommand(flags: ConfigFlags, args: string[], values: { 
       return;
     case 'passwd': {
       if (!name) throw new UsageError('usage: quire user passwd NAME   (reads the password from stdin)');
-      accounts.requireUser(name);
+      await accounts.requireUser(name);
       const password = await readStdin();
       if (password.length < 8) throw new UsageError('passwords need at least 8 characters');
       await accounts.setPassword(name, password);
-      await new SessionStore(config.dataDir).endAllFor(name);
+      await new SessionStore(store).endAllFor(name);
       console.log(`password set for ${name}; their browser sessions are signed out`);
       return;
     }

@@ -13,17 +13,17 @@ function scopeText(scope: string): string {
   return (SCOPE_TEXT as Record<string, string>)[scope] ?? scope;
 }
 
-function ownGrant(area: AccountArea, visit: Visit, id: string): GrantView {
-  const grant = area.grants.listForUser(visit.user).find((g) => g.id === id);
+async function ownGrant(area: AccountArea, visit: Visit, id: string): Promise<GrantView> {
+  const grant = (await area.grants.listForUser(visit.user)).find((g) => g.id === id);
   if (!grant) throw new QuireError('NOT_FOUND', 'No such connected app (it may already be disconnected)');
   return grant;
 }
 
 /** OAuth clients the user approved on the consent page; disconnecting revokes every token at once. */
 export function appRoutes(router: Router, area: AccountArea): void {
-  router.get('/apps', (_req, res) => {
+  router.get('/apps', async (_req, res) => {
     const visit = res.locals.visit!;
-    const grants: GrantView[] = area.grants.listForUser(visit.user);
+    const grants: GrantView[] = await area.grants.listForUser(visit.user);
     const rows = grants.map((g) => html`<tr><td><strong>${g.client_name}</strong></td>
 <td><ul class="plain">${g.scopes.map((s) => html`<li title="${s}">${scopeText(s)}</li>`)}</ul></td>
 <td>${g.agent ? html`<span class="badge">${g.agent}</span>` : html`<span class="muted">you</span>`}</td>
@@ -38,9 +38,9 @@ export function appRoutes(router: Router, area: AccountArea): void {
 <tbody>${rows.length ? rows : emptyRow(6, 'No apps connected. Point an MCP client at your server’s /mcp address to connect one.')}</tbody></table></div>`,
     });
   });
-  router.get('/apps/:id/revoke', (req, res) => {
+  router.get('/apps/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;
-    const grant = ownGrant(area, visit, req.params.id);
+    const grant = await ownGrant(area, visit, req.params.id);
     sendConfirm(res, area, visit, {
       section: '/apps', title: 'Disconnect app', back: '/apps', action: `/apps/${grant.id}/revoke`, button: 'Disconnect',
       message: html`<p>Disconnect <strong>${grant.client_name}</strong>? Its access and refresh tokens stop working at once; to use it again you will approve it anew.</p>`,
@@ -48,7 +48,7 @@ export function appRoutes(router: Router, area: AccountArea): void {
   });
   router.post('/apps/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;
-    const grant = ownGrant(area, visit, req.params.id);
+    const grant = await ownGrant(area, visit, req.params.id);
     await area.grants.revokeGrant(visit.user, grant.id);
     redirectWith(res, area, visit, '/apps', { kind: 'notice', text: `${grant.client_name} disconnected.` });
   });

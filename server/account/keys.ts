@@ -6,15 +6,15 @@ import type { AccountArea, Visit } from './area.js';
 import { emptyRow, postForm, redirectWith, sendAccountPage, sendConfirm, when } from './frame.js';
 
 function keyRow(area: AccountArea, key: KeyRecord): SafeHtml {
-  const lastUsed = area.services.usage.get(key.id).last_used_at;
+  const lastUsed = key.last_used_at;
   return html`<tr><td><strong>${key.name}</strong></td><td>${key.scope === 'write' ? 'read + write' : 'read only'}</td>
 <td class="opt">${key.device ? html`<span class="badge">device</span>` : '—'}</td><td>${key.agent ? html`<span class="badge">${key.agent}</span>` : html`<span class="muted">you</span>`}</td>
 <td class="opt">${when(key.created_at)}</td><td>${when(lastUsed)}</td>
 <td><a href="${area.path}/keys/${key.id}/revoke" aria-label="Revoke ${key.name}">Revoke</a></td></tr>`;
 }
 
-function createForm(area: AccountArea, visit: Visit): SafeHtml {
-  const agents = area.services.agents.list(visit.user);
+async function createForm(area: AccountArea, visit: Visit): Promise<SafeHtml> {
+  const agents = await area.services.agents.list(visit.user);
   return postForm(area, visit, '/keys', html`<h2>Create a key</h2>
 <label for="key-name">Name</label><input type="text" id="key-name" name="name" required maxlength="100" aria-describedby="key-name-hint" placeholder="laptop-sync">
 <p class="hint" id="key-name-hint">Where the key will live, so you know which one to revoke later.</p>
@@ -24,8 +24,8 @@ function createForm(area: AccountArea, visit: Visit): SafeHtml {
 <button type="submit">Create key</button>`, 'card');
 }
 
-function sendKeys(res: Response, area: AccountArea, visit: Visit, minted?: { name: string; key: string }): void {
-  const keys = area.services.accounts.keys(visit.user);
+async function sendKeys(res: Response, area: AccountArea, visit: Visit, minted?: { name: string; key: string }): Promise<void> {
+  const keys = await area.services.accounts.keys(visit.user);
   const shown = minted ? html`<section class="card" aria-labelledby="new-key"><h2 id="new-key">Your new key “${minted.name}”</h2>
 <p class="warning"><strong>Copy it now: you will not see this key again.</strong> Quire stores only a hash of it.</p>
 <div class="secret"><label for="minted" class="vh">API key</label><input type="text" id="minted" readonly value="${minted.key}" aria-label="The new API key"><button type="button" data-copy="minted" hidden>Copy</button></div>
@@ -36,12 +36,12 @@ function sendKeys(res: Response, area: AccountArea, visit: Visit, minted?: { nam
     lead: 'Keys let scripts, sync clients and assistants reach your vault. Each one can be revoked on its own.',
     body: html`${shown}<div class="card table-wrap"><table><caption class="vh">Your API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Access</th><th scope="col" class="opt">Device</th><th scope="col">Acts as</th><th scope="col" class="opt">Created</th><th scope="col">Last used</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
-<tbody>${keys.length ? keys.map((k) => keyRow(area, k)) : emptyRow(7, 'No keys yet.')}</tbody></table></div>${createForm(area, visit)}`,
+<tbody>${keys.length ? keys.map((k) => keyRow(area, k)) : emptyRow(7, 'No keys yet.')}</tbody></table></div>${await createForm(area, visit)}`,
   });
 }
 
-function ownKey(area: AccountArea, visit: Visit, id: string): KeyRecord {
-  const key = area.services.accounts.keys(visit.user).find((k) => k.id === id);
+async function ownKey(area: AccountArea, visit: Visit, id: string): Promise<KeyRecord> {
+  const key = (await area.services.accounts.keys(visit.user)).find((k) => k.id === id);
   if (!key) throw new QuireError('NOT_FOUND', 'No such key (it may already be revoked)');
   return key;
 }
@@ -54,18 +54,18 @@ export function keyRoutes(router: Router, area: AccountArea): void {
     const agent = String(req.body.agent ?? '') || undefined;
     const scope = req.body.scope === 'write' ? 'write' : 'read';
     try {
-      if (agent) area.services.agents.require(visit.user, agent);
+      if (agent) await area.services.agents.require(visit.user, agent);
       const { key, record } = await area.services.accounts.createKey({ user: visit.user, name: String(req.body.name ?? '').trim(), scope, device: req.body.device === 'yes', agent });
       // Rendered in the POST's own response, never stored or redirected: it exists on this one page.
-      sendKeys(res, area, { ...visit, flash: { kind: 'notice', text: `Key ${record.name} created.` } }, { name: record.name, key });
+      await sendKeys(res, area, { ...visit, flash: { kind: 'notice', text: `Key ${record.name} created.` } }, { name: record.name, key });
     } catch (err) {
       if (!(err instanceof QuireError)) throw err;
       redirectWith(res, area, visit, '/keys', { kind: 'error', text: err.message });
     }
   });
-  router.get('/keys/:id/revoke', (req, res) => {
+  router.get('/keys/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;
-    const key = ownKey(area, visit, req.params.id);
+    const key = await ownKey(area, visit, req.params.id);
     sendConfirm(res, area, visit, {
       section: '/keys', title: 'Revoke key', back: '/keys', action: `/keys/${key.id}/revoke`, button: 'Revoke key',
       message: html`<p>Revoke <strong>${key.name}</strong>? Anything using it stops working at once. This cannot be undone.</p>`,
@@ -73,7 +73,7 @@ export function keyRoutes(router: Router, area: AccountArea): void {
   });
   router.post('/keys/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;
-    const key = ownKey(area, visit, req.params.id);
+    const key = await ownKey(area, visit, req.params.id);
     await area.services.accounts.revokeKey(visit.user, key.name);
     redirectWith(res, area, visit, '/keys', { kind: 'notice', text: `Key ${key.name} revoked.` });
   });

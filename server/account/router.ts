@@ -12,7 +12,7 @@ import { SessionStore } from '../web/sessions.js';
 import { SigninLinks } from '../web/signin-links.js';
 import { agentRoutes } from './agents.js';
 import { appRoutes } from './apps.js';
-import { SESSION_COOKIE, type AccountArea, type Visit } from './area.js';
+import { SESSION_COOKIE, sessionCredential, type AccountArea, type Visit } from './area.js';
 import { deviceRoutes } from './devices.js';
 import { sendAccountPage } from './frame.js';
 import { keyRoutes } from './keys.js';
@@ -34,13 +34,14 @@ function refused(res: Response, area: AccountArea): void {
 
 /** The signed-in visitor, or a redirect to the sign-in page. Every POST must carry the session's token. */
 function requireSession(area: AccountArea): RequestHandler {
-  return (req, res, next) => {
-    const session = area.sessions.find(readCookie(req, SESSION_COOKIE));
-    if (!session || !area.services.accounts.user(session.user)) return res.redirect(303, `${area.path}/signin`);
+  return async (req, res, next) => {
+    const session = await area.sessions.find(readCookie(req, SESSION_COOKIE));
+    if (!session || !(await area.services.accounts.user(session.user))) return res.redirect(303, `${area.path}/signin`);
     if (req.method === 'POST' && !formMatches(req, session.csrf)) return refused(res, area);
     const flash = req.method === 'GET' ? area.flashes.get(session.id) : undefined;
     if (flash) area.flashes.delete(session.id);
     res.locals.visit = { session, user: session.user, flash };
+    req.credential = sessionCredential(session);
     next();
   };
 }
@@ -70,8 +71,8 @@ export function accountRouter(services: Services, catalog: AnyOperation[], grant
     services,
     catalog,
     grants,
-    sessions: new SessionStore(services.config.dataDir),
-    links: new SigninLinks(services.config.dataDir),
+    sessions: new SessionStore(services.store),
+    links: new SigninLinks(services.store),
     cookies: new CookieJar(path || '/', url.protocol === 'https:'),
     path,
     origin: url.origin,

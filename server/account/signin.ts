@@ -39,8 +39,8 @@ async function signIn(area: AccountArea, req: Request, res: Response): Promise<v
   await startSession(area, res, result.user);
 }
 
-function welcomeForm(area: AccountArea, req: Request, res: Response, token: string, status = 200, flash?: Flash): void {
-  const user = area.links.peek(token);
+async function welcomeForm(area: AccountArea, req: Request, res: Response, token: string, status = 200, flash?: Flash): Promise<void> {
+  const user = await area.links.peek(token);
   if (!user) {
     return sendCard(res, 410, 'Link expired', html`<h1>This sign-in link no longer works</h1>
 <p>Links work once and for 24 hours. Ask the server's operator for a new one (<code>quire user add</code> prints one for new users), or <a href="${area.path}/signin">sign in</a> if you already set a password.</p>`);
@@ -81,8 +81,8 @@ function guarded(area: AccountArea, action: (area: AccountArea, req: Request, re
 
 /** Sign-in, the one-time welcome link and sign-out: the routes that work without a session. */
 export function signinRoutes(router: Router, area: AccountArea): void {
-  router.get('/signin', (req, res) => {
-    if (area.sessions.find(readCookie(req, SESSION_COOKIE))) return res.redirect(303, `${area.path}/`);
+  router.get('/signin', async (req, res) => {
+    if (await area.sessions.find(readCookie(req, SESSION_COOKIE))) return res.redirect(303, `${area.path}/`);
     const out = req.query.out === '1' ? { kind: 'notice' as const, text: 'You are signed out.' } : undefined;
     signInForm(area, req, res, 200, { flash: out });
   });

@@ -21,7 +21,7 @@ function exportOp(area: AccountArea) {
 }
 
 async function usage(area: AccountArea, visit: Visit): Promise<SafeHtml> {
-  const user = area.services.accounts.requireUser(visit.user);
+  const user = await area.services.accounts.requireUser(visit.user);
   const plan = area.services.config.plans[user.plan];
   if (!plan) return html`<p class="error">Your plan “${user.plan}” is not configured on this server.</p>`;
   const rows = await Promise.all(BUCKETS.map(async (bucket) => {

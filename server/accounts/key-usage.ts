@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import { JsonFile } from './json-file.js';
+import { silentLog, type Log } from '../../vault-store/log.js';
+import type { Store } from '../store/store.js';
 
 export interface KeyUsage {
   last_used_at?: string;
@@ -11,21 +11,16 @@ export interface KeyUsage {
 /** Only record "last used" this often per key; it is a hint, not an audit log. */
 const LAST_USED_EVERY_MS = 60_000;
 
-/**
- * Per-key runtime facts (last use, device cursors) in `<data>/key-usage.json`, apart from
- * accounts.json so frequent server writes never race an operator's key changes.
- */
+/** Per-key runtime facts: when each key was last used, and each device's cursor. */
 export class KeyUsageStore {
-  private readonly file: JsonFile<Record<string, KeyUsage>>;
   private readonly lastWrite = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(dataDir: string, private readonly now: () => Date = () => new Date()) {
-    this.file = new JsonFile(join(dataDir, 'key-usage.json'), () => ({}));
-  }
+  constructor(private readonly store: Store, private readonly log: Log = silentLog, private readonly now: () => Date = () => new Date()) {}
 
-  get(keyId: string): KeyUsage {
-    return this.file.read()[keyId] ?? {};
+  async get(keyId: string): Promise<KeyUsage> {
+    const [key, cursor] = await Promise.all([this.store.keys.byId(keyId), this.store.deviceCursors.get(keyId)]);
+    return { ...(key?.last_used_at ? { last_used_at: key.last_used_at } : {}), ...cursor };
   }
 
   /** Fire-and-forget; throttled per key. */
@@ -33,9 +28,8 @@ export class KeyUsageStore {
     const now = this.now().getTime();
     if (now - (this.lastWrite.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastWrite.set(keyId, now);
-    const write = this.file.update((doc) => {
-      doc[keyId] = { ...doc[keyId], last_used_at: new Date(now).toISOString() };
-    }).catch((err: Error) => console.error('quire: could not record key use:', err.message));
+    const write = this.store.keys.touch(keyId, new Date(now).toISOString())
+      .catch((err: Error) => this.log.warn({ err: err.message }, 'could not record key use'));
     this.inFlight.add(write);
     void write.finally(() => this.inFlight.delete(write));
   }
@@ -46,9 +40,7 @@ export class KeyUsageStore {
   }
 
   async setCursor(keyId: string, cursor: string): Promise<KeyUsage> {
-    return this.file.update((doc) => {
-      doc[keyId] = { ...doc[keyId], cursor, cursor_at: this.now().toISOString() };
-      return doc[keyId];
-    });
+    await this.store.deviceCursors.set(keyId, { cursor, cursor_at: this.now().toISOString() });
+    return this.get(keyId);
   }
 }

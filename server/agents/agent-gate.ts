@@ -43,8 +43,8 @@ function checkPaths(agent: Agent, paths: readonly string[]): void {
 }
 
 /** The credential's agent; a key outliving its agent must not fall back to the owner's rights. */
-function boundAgent(agents: AgentStore, user: string, name: string): Agent {
-  const agent = agents.get(user, name);
+async function boundAgent(agents: AgentStore, user: string, name: string): Promise<Agent> {
+  const agent = await agents.get(user, name);
   if (!agent) throw new QuireError('AGENT_FORBIDDEN', `Agent ${name} no longer exists`, { agent: name });
   return agent;
 }
@@ -54,9 +54,9 @@ function boundAgent(agents: AgentStore, user: string, name: string): Agent {
  * input is parsed: owner-only and whole-vault operations, the agent's mode, and its write
  * prefixes (within its read prefixes). Returns the read predicate handlers must filter through.
  */
-export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): AgentAccess {
+export async function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): Promise<AgentAccess> {
   if (!credential.agent) return { visible: EVERYTHING };
-  const agent = boundAgent(agents, credential.user, credential.agent);
+  const agent = await boundAgent(agents, credential.user, credential.agent);
   if (op.ownerOnly) throw forbidden(agent, `${op.name} is for the vault owner only; agent ${agent.name} cannot call it`);
   if (op.wholeVault && !readsWholeVault(agent)) throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
   if (op.scope !== 'read' && agent.mode === 'read') throw forbidden(agent, `Agent ${agent.name} is read-only; ${op.name} is refused`);
@@ -72,8 +72,8 @@ export function agentAccess(agents: AgentStore, op: AnyOperation, credential: Cr
  * For surfaces outside the catalog that hand out the whole vault at once (clone over git):
  * refuses an agent that cannot read all of it, or whose agent no longer exists.
  */
-export function checkWholeVault(agents: AgentStore, credential: Credential): void {
+export async function checkWholeVault(agents: AgentStore, credential: Credential): Promise<void> {
   if (!credential.agent) return;
-  const agent = boundAgent(agents, credential.user, credential.agent);
+  const agent = await boundAgent(agents, credential.user, credential.agent);
   if (!readsWholeVault(agent)) throw forbidden(agent, `Cloning needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
 }

@@ -7,10 +7,11 @@ export function looksLikeApiKey(token: string): boolean {
 }
 
 /** The credential for an API key, or undefined when the key is unknown or revoked. */
-export function credentialForKey(services: Services, secret: string): Credential | undefined {
+export async function credentialForKey(services: Services, secret: string): Promise<Credential | undefined> {
   if (!looksLikeApiKey(secret)) return undefined;
-  const key = services.accounts.findKey(secret);
-  if (!key || !services.accounts.user(key.user)) return undefined;
+  // One indexed lookup; a key never outlives its user (the store deletes them together).
+  const key = await services.accounts.findKey(secret);
+  if (!key) return undefined;
   services.usage.touch(key.id);
   return {
     kind: 'api_key',

@@ -11,8 +11,9 @@ import { gitKey } from './credentials.js';
 export function cloneResolver(services: Services): (req: Request) => Promise<{ gitdir: string }> {
   return async (req) => {
     const key = gitKey(req.headers.authorization);
-    const credential = key && looksLikeApiKey(key) ? credentialForKey(services, key) : undefined;
+    const credential = key && looksLikeApiKey(key) ? await credentialForKey(services, key) : undefined;
     if (!credential) throw new QuireError('UNAUTHENTICATED', 'Use an API key as the password (any user name)');
+    req.credential = credential;
     const { result } = await invoke(services, gitClone as unknown as AnyOperation, credential, 'rest', {});
     return result as { gitdir: string };
   };

@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { createGunzip } from 'node:zlib';
 import { isQuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from '../http/status.js';
+import { silentLog, type Log } from '../../vault-store/log.js';
+import { errorFields } from '../log/logger.js';
 import { pktLine, startUploadPack } from './upload-pack.js';
 
 export interface GitHttpOptions {
@@ -10,6 +12,8 @@ export interface GitHttpOptions {
   resolve: (req: Request) => Promise<{ gitdir: string }>;
   /** The git executable; `git` on PATH by default. */
   gitBinary?: string;
+  /** Where git's own failures go; nowhere by default. */
+  log?: Log;
 }
 
 const NO_CACHE = {
@@ -27,12 +31,12 @@ const READ_ONLY = 'This vault is read-only over git: push is not supported. Writ
  * served — in particular no dumb-HTTP file access.
  */
 export function gitHttpRouter(options: GitHttpOptions): Router {
-  const gitBinary = options.gitBinary ?? 'git';
+  const { resolve, gitBinary = 'git', log = silentLog } = options;
   const router = express.Router();
 
   router.get('/vault.git/info/refs', async (req, res) => {
     const service = req.query.service;
-    await serve(req, res, options, async (gitdir) => {
+    await serve(req, res, resolve, log, async (gitdir) => {
       if (service === 'git-receive-pack') return void res.status(403).type('text/plain').send(READ_ONLY);
       if (service !== 'git-upload-pack') {
         return void res.status(403).type('text/plain').send('Only smart HTTP is served: use git 1.6.6 or later.\n');
@@ -43,17 +47,17 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
       res.status(200).set(NO_CACHE).type('application/x-git-upload-pack-advertisement');
       // Protocol v2 starts with its capability list; v0/v1 clients expect this banner first.
       if (!/(^|:)version=2(:|$)/.test(protocol ?? '')) res.write(`${pktLine('# service=git-upload-pack\n')}0000`);
-      pipeOut(child, res);
+      pipeOut(child, res, log);
       child.stdin!.end();
     });
   });
 
   router.post('/vault.git/git-upload-pack', async (req, res) => {
-    await serve(req, res, options, async (gitdir) => {
+    await serve(req, res, resolve, log, async (gitdir) => {
       const child = await start(res, { gitBinary, gitdir, advertise: false, protocol: req.get('Git-Protocol') });
       if (!child) return;
       res.status(200).set(NO_CACHE).type('application/x-git-upload-pack-result');
-      pipeOut(child, res);
+      pipeOut(child, res, log);
       // A client that stops reading mid-pack must not leave git running; the request body
       // ending is normal (git answers after it) and is no reason to stop.
       const body = req.get('Content-Encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
@@ -64,7 +68,7 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
   });
 
   router.post('/vault.git/git-receive-pack', async (req, res) => {
-    await serve(req, res, options, async () => void res.status(403).type('text/plain').send(READ_ONLY));
+    await serve(req, res, resolve, log, async () => void res.status(403).type('text/plain').send(READ_ONLY));
   });
 
   router.all('/vault.git/{*rest}', (_req, res) => {
@@ -74,14 +78,14 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
 }
 
 /** Authenticates, then runs `handle`; QuireErrors become their status with a plain-text message. */
-async function serve(req: Request, res: Response, options: GitHttpOptions, handle: (gitdir: string) => Promise<void>): Promise<void> {
+async function serve(req: Request, res: Response, resolve: GitHttpOptions['resolve'], log: Log, handle: (gitdir: string) => Promise<void>): Promise<void> {
   try {
-    const { gitdir } = await options.resolve(req);
+    const { gitdir } = await resolve(req);
     await handle(gitdir);
   } catch (err) {
     if (res.headersSent) return void res.destroy();
     if (!isQuireError(err)) {
-      console.error('quire: git http failed:', (err as Error).message);
+      log.error(errorFields(err), 'git http failed');
       return void res.status(500).type('text/plain').send('Internal error\n');
     }
     if (err.code === 'UNAUTHENTICATED') res.set('WWW-Authenticate', 'Basic realm="quire"');
@@ -103,13 +107,13 @@ async function start(res: Response, input: Parameters<typeof startUploadPack>[0]
 }
 
 /** Streams git's output as the response and stops git if the response closes first. */
-function pipeOut(child: ChildProcess, res: Response): void {
+function pipeOut(child: ChildProcess, res: Response, log: Log): void {
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => { if (stderr.length < 4096) stderr += chunk.toString(); });
   child.stdout!.pipe(res);
   // SIGKILL: upload-pack only reads, so there is nothing for it to clean up.
   res.on('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
   child.on('exit', (code) => {
-    if (code) console.error(`quire: git upload-pack exited with ${code}: ${stderr.trim()}`);
+    if (code) log.warn({ code, stderr: stderr.trim() }, 'git upload-pack failed');
   });
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
+import type { Logger } from '../log/logger.js';
 import { sendError, toQuireError } from '../rest/errors.js';
 import { html } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
@@ -48,10 +49,10 @@ function answer(res: Response, surface: Surface, error: QuireError, accountPath:
  * error nobody answered reaches. It never shows a stack or an install path, whatever
  * NODE_ENV says; the security headers are already on the response (securityHeaders).
  */
-export function finalHandlers(accountPath: string): [RequestHandler, ErrorRequestHandler] {
+export function finalHandlers(accountPath: string, log: Logger): [RequestHandler, ErrorRequestHandler] {
   const notFound: RequestHandler = (req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`));
   const lastResort: ErrorRequestHandler = (err, req, res, _next) => {
-    const error = toQuireError(err);
+    const error = toQuireError(err, log);
     // Too late for an error body: cut the response short so the client sees it failed.
     if (res.headersSent) return void res.destroy();
     answer(res, surfaceOf(req.path, accountPath), error, accountPath);

@@ -20,6 +20,7 @@ function isProxyAddress(entry: string): boolean {
 /**
  * `QUIRE_TRUST_PROXY`: which `X-Forwarded-For` hops to believe when taking `req.ip`. Off
  * unless set, because without a proxy in front anyone could name their own address.
+ * Problems are worded to follow the variable's name.
  */
 export function parseTrustProxy(value: string | undefined, problems: string[]): TrustProxy {
   const raw = (value ?? '').trim();
@@ -29,7 +30,7 @@ export function parseTrustProxy(value: string | undefined, problems: string[]): 
   const entries = raw.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isProxyAddress(entry));
   if (bad.length) {
-    problems.push(`QUIRE_TRUST_PROXY must be true, a hop count, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal: ${bad.map((entry) => entry || '(empty)').join(', ')}`);
+    problems.push(`must be true, a hop count, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal: ${bad.map((entry) => entry || '(empty)').join(', ')}`);
   }
   return entries;
 }

@@ -17,7 +17,7 @@ export function credentialVerifier(services: Services, oauth: OAuthTokenVerifier
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       if (!looksLikeApiKey(token)) return oauth.verifyAccessToken(token);
-      const credential = credentialForKey(services, token);
+      const credential = await credentialForKey(services, token);
       if (!credential) throw new InvalidTokenError('Unknown or revoked API key');
       return {
         token,

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { errorFields, type Logger } from '../log/logger.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { Services } from '../services.js';
 import { credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
@@ -29,13 +30,15 @@ function rpcError(code: number, message: string) {
 }
 
 /** Failures outside a tool call as JSON-RPC errors, the only error shape an MCP client reads. */
-const rpcErrors: ErrorRequestHandler = (err: { type?: string }, _req, res, next) => {
-  if (res.headersSent) return next(err);
-  if (err.type === 'entity.too.large') return void res.status(413).json(rpcError(-32600, 'Request body is too large'));
-  if (err.type === 'entity.parse.failed') return void res.status(400).json(rpcError(-32700, 'Parse error: body is not valid JSON'));
-  console.error('quire: mcp request failed:', err);
-  res.status(500).json(rpcError(-32603, 'Internal error'));
-};
+function rpcErrors(log: Logger): ErrorRequestHandler {
+  return (err: { type?: string }, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (err.type === 'entity.too.large') return void res.status(413).json(rpcError(-32600, 'Request body is too large'));
+    if (err.type === 'entity.parse.failed') return void res.status(400).json(rpcError(-32700, 'Parse error: body is not valid JSON'));
+    log.error(errorFields(err), 'mcp request failed');
+    res.status(500).json(rpcError(-32603, 'Internal error'));
+  };
+}
 
 /** Stateless Streamable HTTP: a fresh server and transport per POST, answered as JSON. */
 function handlePost(options: McpRouterOptions): RequestHandler {
@@ -43,6 +46,7 @@ function handlePost(options: McpRouterOptions): RequestHandler {
     // Only a parsed JSON body is passed on, so the size limit above always applies.
     if (req.body === undefined) return void res.status(415).json(rpcError(-32000, 'Send JSON-RPC as application/json'));
     const credential = credentialOf(req.auth);
+    req.credential = credential;
     const server = createMcpServer(options.services, options.catalog, credential, (rate) => {
       if (res.headersSent) return;
       res.setHeader('X-RateLimit-Limit', String(rate.limit));
@@ -80,6 +84,6 @@ export function mcpRouter(options: McpRouterOptions): Router {
     handlePost(options),
   );
   router.all('/mcp', methodNotAllowed);
-  router.use('/mcp', rpcErrors);
+  router.use('/mcp', rpcErrors(options.services.log));
   return router;
 }

@@ -39,7 +39,7 @@ export async function callTool(services: Services, op: AnyOperation, credential:
     const { result } = await invoke(services, op, credential, 'mcp', args, onRate);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: asStructured(result) };
   } catch (err) {
-    const error = toQuireError(err);
+    const error = toQuireError(err, services.log);
     const body = error.toJSON();
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   }

@@ -1,13 +1,7 @@
-import { join } from 'node:path';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { JsonFile } from '../accounts/json-file.js';
-
-interface ClientsDoc {
-  version: 1;
-  clients: Record<string, OAuthClientInformationFull>;
-}
+import type { Store } from '../store/store.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_REDIRECT_URIS = 10;
@@ -34,18 +28,14 @@ function clientName(name: string | undefined): string {
 }
 
 /**
- * Dynamically registered clients (RFC 7591) in `<data>/oauth-clients.json`. Every client
+ * Dynamically registered clients (RFC 7591), in the store. Every client
  * is public and proves itself with PKCE: the server stores no client secrets at all.
  */
 export class OAuthClients implements OAuthRegisteredClientsStore {
-  private readonly file: JsonFile<ClientsDoc>;
+  constructor(private readonly store: Store) {}
 
-  constructor(dataDir: string) {
-    this.file = new JsonFile<ClientsDoc>(join(dataDir, 'oauth-clients.json'), () => ({ version: 1, clients: {} }));
-  }
-
-  getClient(clientId: string): OAuthClientInformationFull | undefined {
-    return this.file.read().clients[clientId];
+  getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    return this.store.oauthClients.get(clientId);
   }
 
   async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
@@ -64,9 +54,7 @@ export class OAuthClients implements OAuthRegisteredClientsStore {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
     };
-    await this.file.update((doc) => {
-      doc.clients[clientId] = registered;
-    });
+    await this.store.oauthClients.put(registered);
     return registered;
   }
 }

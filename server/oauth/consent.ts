@@ -63,13 +63,13 @@ export class ConsentFlow {
       return sendPage(res, result.status, signInPage({ ...this.view(pending, 'login'), error: result.message, username: result.username }));
     }
     const username = result.user;
-    const plan = this.services.config.plans[this.services.accounts.requireUser(username).plan];
+    const plan = this.services.config.plans[(await this.services.accounts.requireUser(username)).plan];
     if (!plan?.mcp) {
       this.pending.delete(pending.id);
       return sendPage(res, 403, errorPage('Your plan does not include MCP access.'));
     }
     pending.user = username;
-    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes, agents: this.services.agents.list(username).map((a) => a.name) }));
+    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes, agents: (await this.services.agents.list(username)).map((a) => a.name) }));
   }
 
   private async consent(req: Request, res: Response): Promise<void> {
@@ -86,7 +86,7 @@ export class ConsentFlow {
     }
     // "Act as me" or one of the user's agents: the agent's path rules then bound every call.
     const actAs = String(req.body.act_as ?? '');
-    if (actAs && !this.services.agents.get(pending.user, actAs)) return sendPage(res, 400, errorPage('That agent no longer exists.'));
+    if (actAs && !(await this.services.agents.get(pending.user, actAs))) return sendPage(res, 400, errorPage('That agent no longer exists.'));
     const code = await this.grants.issueCode({
       client_id: pending.client_id,
       client_name: pending.client_name,

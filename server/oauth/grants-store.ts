@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { InvalidGrantError, InvalidScopeError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { JsonFile } from '../accounts/json-file.js';
 import { hashSecret, newToken } from '../accounts/secrets.js';
+import { silentLog, type Log } from '../../vault-store/log.js';
+import type { CodeRequest, OAuthGrant, Store, TokenRecord } from '../store/store.js';
 
 /** Token prefixes differ from API keys (`quire_`), so REST can tell them apart unseen. */
 export const ACCESS_PREFIX = 'qat_';
@@ -13,56 +13,9 @@ const CODE_PREFIX = 'qac_';
 export const LIFETIME_MS = { code: 2 * 60_000, access: 60 * 60_000, refresh: 30 * 24 * 60 * 60_000 };
 const LAST_USED_EVERY_MS = 60_000;
 const CODE_REPLAYED = 'Authorization code was already used; the tokens it produced are revoked';
+const REFRESH_REPLAYED = 'Refresh token was already used; every token of this grant is now revoked';
 
-/** One approval by one user for one client: the family every token it yields belongs to. */
-export interface OAuthGrant {
-  id: string;
-  user: string;
-  client_id: string;
-  client_name: string;
-  scopes: string[];
-  /** The agent the user chose for this app on the consent page; absent = the user themself. */
-  agent?: string;
-  /** The audience of its tokens. */
-  resource: string;
-  created_at: string;
-  last_used_at?: string;
-}
-
-export interface CodeRequest {
-  client_id: string;
-  client_name: string;
-  user: string;
-  scopes: string[];
-  resource: string;
-  redirect_uri: string;
-  challenge: string;
-  agent?: string;
-}
-
-interface CodeRecord extends CodeRequest {
-  hash: string;
-  expires_at: number;
-  /** Set when redeemed: a second redemption revokes this grant. */
-  grant_id?: string;
-}
-
-interface TokenRecord {
-  hash: string;
-  kind: 'access' | 'refresh';
-  grant_id: string;
-  scopes: string[];
-  expires_at: number;
-  /** A refresh token that was exchanged; presenting it again revokes the family. */
-  rotated?: boolean;
-}
-
-interface GrantsDoc {
-  version: 1;
-  grants: OAuthGrant[];
-  codes: CodeRecord[];
-  tokens: TokenRecord[];
-}
+export type { CodeRequest, OAuthGrant } from '../store/store.js';
 
 export interface VerifiedAccess {
   grant: OAuthGrant;
@@ -71,171 +24,111 @@ export interface VerifiedAccess {
 }
 
 /**
- * Authorization codes, grants and tokens in `<data>/oauth-grants.json`. Only hashes of codes
- * and tokens are stored. Revoking a grant deletes its tokens, and since every check reads
- * the current file, they stop working at once.
+ * Authorization codes, grants and tokens, in the store. Only hashes of codes and tokens are
+ * stored. Revoking a grant deletes its tokens, and since every check asks the store, they
+ * stop working at once. Expired codes and tokens are simply never found.
  */
 export class OAuthGrants {
-  private readonly file: JsonFile<GrantsDoc>;
-  private readonly tokenIndex = new WeakMap<GrantsDoc, Map<string, TokenRecord>>();
   private readonly lastTouch = new Map<string, number>();
 
-  constructor(dataDir: string, private readonly now: () => number = Date.now) {
-    this.file = new JsonFile<GrantsDoc>(join(dataDir, 'oauth-grants.json'), () => ({ version: 1, grants: [], codes: [], tokens: [] }));
-  }
+  constructor(private readonly store: Store, private readonly now: () => number = Date.now, private readonly log: Log = silentLog) {}
 
   async issueCode(request: CodeRequest): Promise<string> {
     const code = newToken(CODE_PREFIX);
-    await this.update((doc) => {
-      doc.codes.push({ ...request, hash: hashSecret(code), expires_at: this.now() + LIFETIME_MS.code });
-    });
+    await this.store.grants.addCode({ ...request, hash: hashSecret(code), expires_at: this.now() + LIFETIME_MS.code });
     return code;
   }
 
   /** The PKCE challenge of a live, unused code. A replayed code revokes what it produced. */
   async codeChallenge(clientId: string, code: string): Promise<string> {
-    const record = this.findCode(this.file.read(), clientId, code);
-    if (record?.grant_id) await this.replayedCode(clientId, code);
+    const record = await this.store.grants.code(hashSecret(code), clientId, this.now());
     if (!record) throw new InvalidGrantError('Unknown or expired authorization code');
+    if (record.grant_id) return this.replayed(record.grant_id, CODE_REPLAYED);
     return record.challenge;
   }
 
   async exchangeCode(clientId: string, code: string, redirectUri: string | undefined, resource: string | undefined): Promise<OAuthTokens> {
-    const outcome = await this.update((doc) => {
-      const record = this.findCode(doc, clientId, code);
-      if (!record) throw new InvalidGrantError('Unknown or expired authorization code');
-      if (record.grant_id) {
-        this.dropGrant(doc, record.grant_id);
-        return 'replayed' as const;
-      }
-      if (redirectUri !== undefined && redirectUri !== record.redirect_uri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
-      if (resource !== undefined && resource !== record.resource) throw new InvalidTargetError('resource does not match the authorization request');
-      const grant: OAuthGrant = {
-        id: `grant_${randomBytes(8).toString('hex')}`,
-        user: record.user,
-        client_id: record.client_id,
-        client_name: record.client_name,
-        scopes: record.scopes,
-        ...(record.agent ? { agent: record.agent } : {}),
-        resource: record.resource,
-        created_at: new Date(this.now()).toISOString(),
-      };
-      record.grant_id = grant.id;
-      doc.grants.push(grant);
-      return this.mint(doc, grant, grant.scopes);
-    });
-    if (outcome === 'replayed') throw new InvalidGrantError(CODE_REPLAYED);
-    return outcome;
+    const hash = hashSecret(code);
+    const record = await this.store.grants.code(hash, clientId, this.now());
+    if (!record) throw new InvalidGrantError('Unknown or expired authorization code');
+    if (record.grant_id) return this.replayed(record.grant_id, CODE_REPLAYED);
+    if (redirectUri !== undefined && redirectUri !== record.redirect_uri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
+    if (resource !== undefined && resource !== record.resource) throw new InvalidTargetError('resource does not match the authorization request');
+    const grant: OAuthGrant = {
+      id: `grant_${randomBytes(8).toString('hex')}`,
+      user: record.user,
+      client_id: record.client_id,
+      client_name: record.client_name,
+      scopes: record.scopes,
+      ...(record.agent ? { agent: record.agent } : {}),
+      resource: record.resource,
+      created_at: new Date(this.now()).toISOString(),
+    };
+    const { tokens, records } = this.mint(grant, grant.scopes);
+    if (await this.store.grants.redeemCode(hash, grant, records)) return tokens;
+    // Redeemed by a concurrent request between the read and the write: that is a replay too.
+    const winner = await this.store.grants.code(hash, clientId, this.now());
+    return this.replayed(winner?.grant_id, CODE_REPLAYED);
   }
 
   async refresh(clientId: string, refreshToken: string, scopes: string[] | undefined, resource: string | undefined): Promise<OAuthTokens> {
-    const outcome = await this.update((doc) => {
-      const token = this.index(doc).get(hashSecret(refreshToken));
-      const grant = token && doc.grants.find((g) => g.id === token.grant_id);
-      if (!token || token.kind !== 'refresh' || !grant || grant.client_id !== clientId || token.expires_at <= this.now()) {
-        throw new InvalidGrantError('Unknown, expired or revoked refresh token');
-      }
-      if (token.rotated) {
-        this.dropGrant(doc, grant.id);
-        return 'replayed' as const;
-      }
-      if (resource !== undefined && resource !== grant.resource) throw new InvalidTargetError('resource does not match the grant');
-      const wanted = scopes ?? token.scopes;
-      if (wanted.some((s) => !token.scopes.includes(s))) throw new InvalidScopeError('A refresh cannot add scopes');
-      token.rotated = true;
-      return this.mint(doc, grant, wanted);
-    });
-    if (outcome === 'replayed') throw new InvalidGrantError('Refresh token was already used; every token of this grant is now revoked');
-    return outcome;
+    const hash = hashSecret(refreshToken);
+    const found = await this.store.grants.token(hash, this.now());
+    if (!found || found.token.kind !== 'refresh' || found.grant.client_id !== clientId) throw new InvalidGrantError('Unknown, expired or revoked refresh token');
+    const { token, grant } = found;
+    if (token.rotated) return this.replayed(grant.id, REFRESH_REPLAYED);
+    if (resource !== undefined && resource !== grant.resource) throw new InvalidTargetError('resource does not match the grant');
+    const wanted = scopes ?? token.scopes;
+    if (wanted.some((s) => !token.scopes.includes(s))) throw new InvalidScopeError('A refresh cannot add scopes');
+    const { tokens, records } = this.mint(grant, wanted);
+    if (!(await this.store.grants.rotate(hash, records))) return this.replayed(grant.id, REFRESH_REPLAYED);
+    return tokens;
   }
 
   /** The grant behind a live access token, or undefined. */
-  verifyAccess(accessToken: string): VerifiedAccess | undefined {
-    const doc = this.file.read();
-    const token = this.index(doc).get(hashSecret(accessToken));
-    if (!token || token.kind !== 'access' || token.expires_at <= this.now()) return undefined;
-    const grant = doc.grants.find((g) => g.id === token.grant_id);
-    if (!grant) return undefined;
-    this.touch(grant.id);
-    return { grant, scopes: token.scopes, expiresAt: token.expires_at };
+  async verifyAccess(accessToken: string): Promise<VerifiedAccess | undefined> {
+    const found = await this.store.grants.token(hashSecret(accessToken), this.now());
+    if (!found || found.token.kind !== 'access') return undefined;
+    this.touch(found.grant.id);
+    return { grant: found.grant, scopes: found.token.scopes, expiresAt: found.token.expires_at };
   }
 
   /** RFC 7009: an access token alone, or a refresh token with its whole grant. Unknown → no-op. */
   async revokeToken(clientId: string, value: string): Promise<void> {
-    await this.update((doc) => {
-      const token = this.index(doc).get(hashSecret(value));
-      const grant = token && doc.grants.find((g) => g.id === token.grant_id);
-      if (!token || !grant || grant.client_id !== clientId) return;
-      if (token.kind === 'refresh') this.dropGrant(doc, grant.id);
-      else doc.tokens = doc.tokens.filter((t) => t !== token);
-    });
+    const hash = hashSecret(value);
+    const found = await this.store.grants.token(hash, this.now());
+    if (!found || found.grant.client_id !== clientId) return;
+    if (found.token.kind === 'refresh') await this.store.grants.removeGrant(found.grant.id);
+    else await this.store.grants.removeToken(hash);
   }
 
-  /** The apps a user has connected (for the account area). */
-  listForUser(user: string): OAuthGrant[] {
-    return this.file.read().grants.filter((g) => g.user === user);
+  /** The apps a user has connected and that still hold a live token (for the account area). */
+  listForUser(user: string): Promise<OAuthGrant[]> {
+    return this.store.grants.listForUser(user, this.now());
   }
 
   /** Disconnects an app: its tokens stop working at once. False when there is no such grant. */
-  async revokeGrant(user: string, grantId: string): Promise<boolean> {
-    return this.update((doc) => {
-      if (!doc.grants.some((g) => g.id === grantId && g.user === user)) return false;
-      this.dropGrant(doc, grantId);
-      return true;
-    });
+  revokeGrant(user: string, grantId: string): Promise<boolean> {
+    return this.store.grants.removeGrant(grantId, user);
   }
 
-  private async replayedCode(clientId: string, code: string): Promise<never> {
-    await this.update((doc) => {
-      const grantId = this.findCode(doc, clientId, code)?.grant_id;
-      if (grantId) this.dropGrant(doc, grantId);
-    });
-    throw new InvalidGrantError(CODE_REPLAYED);
+  /** A replayed code or refresh token revokes the whole grant it belongs to. */
+  private async replayed(grantId: string | undefined, message: string): Promise<never> {
+    if (grantId) await this.store.grants.removeGrant(grantId);
+    throw new InvalidGrantError(message);
   }
 
-  private mint(doc: GrantsDoc, grant: OAuthGrant, scopes: string[]): OAuthTokens {
+  private mint(grant: OAuthGrant, scopes: string[]): { tokens: OAuthTokens; records: TokenRecord[] } {
     const access = newToken(ACCESS_PREFIX);
     const refresh = newToken(REFRESH_PREFIX);
     const now = this.now();
-    doc.tokens.push(
-      { hash: hashSecret(access), kind: 'access', grant_id: grant.id, scopes, expires_at: now + LIFETIME_MS.access },
-      { hash: hashSecret(refresh), kind: 'refresh', grant_id: grant.id, scopes: grant.scopes, expires_at: now + LIFETIME_MS.refresh },
-    );
-    return { access_token: access, token_type: 'Bearer', expires_in: LIFETIME_MS.access / 1000, refresh_token: refresh, scope: scopes.join(' ') };
-  }
-
-  private findCode(doc: GrantsDoc, clientId: string, code: string): CodeRecord | undefined {
-    const hash = hashSecret(code);
-    return doc.codes.find((c) => c.hash === hash && c.client_id === clientId && c.expires_at > this.now());
-  }
-
-  private dropGrant(doc: GrantsDoc, grantId: string): void {
-    doc.grants = doc.grants.filter((g) => g.id !== grantId);
-    doc.tokens = doc.tokens.filter((t) => t.grant_id !== grantId);
-  }
-
-  private index(doc: GrantsDoc): Map<string, TokenRecord> {
-    let index = this.tokenIndex.get(doc);
-    if (!index) {
-      index = new Map(doc.tokens.map((t) => [t.hash, t]));
-      this.tokenIndex.set(doc, index);
-    }
-    return index;
-  }
-
-  /** Every write also forgets what has expired, and grants left without a live token. */
-  private update<R>(change: (doc: GrantsDoc) => R): Promise<R> {
-    return this.file.update((doc) => {
-      const result = change(doc);
-      const now = this.now();
-      doc.codes = doc.codes.filter((c) => c.expires_at > now);
-      doc.tokens = doc.tokens.filter((t) => t.expires_at > now);
-      const live = new Set(doc.tokens.map((t) => t.grant_id));
-      doc.grants = doc.grants.filter((g) => live.has(g.id));
-      // This document becomes the cached one: an index built while changing it is stale.
-      this.tokenIndex.delete(doc);
-      return result;
-    });
+    return {
+      tokens: { access_token: access, token_type: 'Bearer', expires_in: LIFETIME_MS.access / 1000, refresh_token: refresh, scope: scopes.join(' ') },
+      records: [
+        { hash: hashSecret(access), kind: 'access', grant_id: grant.id, scopes, expires_at: now + LIFETIME_MS.access },
+        { hash: hashSecret(refresh), kind: 'refresh', grant_id: grant.id, scopes: grant.scopes, expires_at: now + LIFETIME_MS.refresh },
+      ],
+    };
   }
 
   /** "Last used" is a hint for the account area: written at most once a minute per grant. */
@@ -243,9 +136,7 @@ export class OAuthGrants {
     const now = this.now();
     if (now - (this.lastTouch.get(grantId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastTouch.set(grantId, now);
-    this.file.update((doc) => {
-      const grant = doc.grants.find((g) => g.id === grantId);
-      if (grant) grant.last_used_at = new Date(now).toISOString();
-    }).catch((err: Error) => console.error('quire: could not record OAuth grant use:', err.message));
+    this.store.grants.touch(grantId, new Date(now).toISOString())
+      .catch((err: Error) => this.log.warn({ err: err.message }, 'could not record OAuth grant use'));
   }
 }

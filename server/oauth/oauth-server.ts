@@ -17,8 +17,8 @@ export interface OAuthServer {
 
 export function createOAuthServer(services: Services): OAuthServer {
   const issuer = issuerOf(services.config);
-  const clients = new OAuthClients(services.config.dataDir);
-  const grants = new OAuthGrants(services.config.dataDir);
+  const clients = new OAuthClients(services.store);
+  const grants = new OAuthGrants(services.store, Date.now, services.log);
   const consent = new ConsentFlow(services, grants, issuer);
   const provider = new QuireOAuthProvider(services, clients, grants, consent);
   return { issuer, clients, grants, consent, provider };

@@ -45,8 +45,8 @@ export class QuireOAuthProvider implements OAuthServerProvider {
 
   /** An access token as the `Credential` every operation understands (`extra.credential`). */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const access = this.grants.verifyAccess(token);
-    if (!access || !this.services.accounts.user(access.grant.user)) throw new InvalidTokenError('Unknown, expired or revoked access token');
+    const access = await this.grants.verifyAccess(token);
+    if (!access || !(await this.services.accounts.user(access.grant.user))) throw new InvalidTokenError('Unknown, expired or revoked access token');
     const { grant } = access;
     const credential: Credential = {
       kind: 'oauth',

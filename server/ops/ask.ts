@@ -39,7 +39,7 @@ export const askOp = defineOp({
       };
     } catch (err) {
       // The vault still answers when the model does not: quote the passages instead.
-      console.error('quire: LLM answer failed, answering extractively:', (err as Error).message);
+      ctx.services.log.warn({ err: (err as Error).message }, 'LLM answer failed, answering extractively');
       return { ...extractive, llm_error: 'The language model did not answer; this answer quotes your pages instead.' };
     }
   },

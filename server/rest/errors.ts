@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { QuireError, isQuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from '../http/status.js';
+import { errorFields, type Logger } from '../log/logger.js';
 
 interface HttpError {
   type?: string;
@@ -34,11 +35,11 @@ function fromHttpError(err: HttpError): QuireError | undefined {
  * its stack only, not the object, whose other fields (a request body, headers) may hold
  * secrets; the client only learns that it failed.
  */
-export function toQuireError(err: unknown): QuireError {
+export function toQuireError(err: unknown, log: Logger): QuireError {
   if (isQuireError(err)) return err;
   const known = err !== null && typeof err === 'object' ? fromHttpError(err as HttpError) : undefined;
   if (known) return known;
-  console.error('quire: internal error:', err instanceof Error ? err.stack : String(err));
+  log.error(errorFields(err), 'internal error');
   return new QuireError('INTERNAL', 'Internal server error');
 }
 
@@ -54,7 +55,9 @@ export function sendError(res: Response, error: QuireError): void {
   res.status(HTTP_STATUS[error.code]).json(error.toJSON());
 }
 
-export const jsonErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
-  if (res.headersSent) return next(err);
-  sendError(res, toQuireError(err));
-};
+export function jsonErrorHandler(log: Logger): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    sendError(res, toQuireError(err, log));
+  };
+}

@@ -1,7 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
 import { bearerToken, credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
-import type { Credential } from '../auth/credential.js';
 import { invoke } from '../ops/invoke.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
@@ -9,19 +8,13 @@ import type { Services } from '../services.js';
 import { jsonErrorHandler } from './errors.js';
 import { isRawResult } from '../ops/raw-result.js';
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    credential?: Credential;
-  }
-}
-
 /** REST accepts personal API keys only; OAuth tokens are for MCP. */
 function authenticate(services: Services): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"'));
     if (!looksLikeApiKey(token)) return next(new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only'));
-    const credential = credentialForKey(services, token);
+    const credential = await credentialForKey(services, token);
     if (!credential) return next(new QuireError('UNAUTHENTICATED', 'Unknown or revoked API key'));
     req.credential = credential;
     next();
@@ -80,6 +73,6 @@ export function restRouter(services: Services, catalog: AnyOperation[]): Router 
     if (op.rest) router[op.rest.method](op.rest.path.replace(PAGE_WILDCARD, '{/*$1}'), route(services, op));
   }
   router.use('/vault', (req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`)));
-  router.use(jsonErrorHandler);
+  router.use(jsonErrorHandler(services.log));
   return router;
 }

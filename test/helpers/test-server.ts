@@ -1,10 +1,16 @@
 import { loadConfig, type Config } from '../../server/config.js';
+import { createLogger } from '../../server/log/logger.js';
 import { startServer, type RunningServer } from '../../server/server.js';
 import type { KeyScope } from '../../server/accounts/account-store.js';
 import { tempDir } from './temp-dir.js';
 
+/** One line the server logged, parsed (`level` by name, `msg`, and the line's fields). */
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** Everything the server logged at QUIRE_LOG_LEVEL, kept here instead of printed. */
+  logs: LogLine[];
   /** Creates a user (plan `personal` unless given) if missing, then a key; returns the key value. */
   key: (user: string, scope: KeyScope, opts?: { plan?: string; device?: boolean; agent?: string; name?: string }) => Promise<string>;
   /** fetch against the server with an optional bearer key. */
@@ -16,11 +22,12 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(env: Record<string, string> = {}, tweak: (c: Config) => Config = (c) => c): Promise<TestServer> {
   const dir = tempDir('quire-data-');
   const config = tweak(loadConfig({ ...env }, { data: dir.path, port: '0', host: '127.0.0.1' }));
-  const running = await startServer(config);
+  const logs: LogLine[] = [];
+  const running = await startServer(config, createLogger(config.logLevel, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   let n = 0;
   const key: TestServer['key'] = async (user, scope, opts = {}) => {
     const accounts = running.services.accounts;
-    if (!accounts.user(user)) {
+    if (!(await accounts.user(user))) {
       await accounts.addUser(user, opts.plan ?? 'personal');
       await running.services.vaults.get(user);
     }
@@ -40,6 +47,7 @@ export async function startTestServer(env: Record<string, string> = {}, tweak: (
   return {
     ...running,
     dataDir: dir.path,
+    logs,
     key,
     api,
     stop: async () => {

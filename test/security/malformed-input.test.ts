@@ -160,18 +160,11 @@ describe('malformed and unexpected input answers a clean error and changes nothi
 
 describe('an unexpected failure answers INTERNAL without a stack', () => {
   let server: TestServer;
-  let logged: unknown[][];
-  const consoleError = console.error;
 
   before(async () => {
     server = await startTestServer({ QUIRE_WATCH: 'false' });
-    logged = [];
-    console.error = (...args: unknown[]) => void logged.push(args);
   });
-  after(async () => {
-    console.error = consoleError;
-    await server.stop();
-  });
+  after(() => server.stop());
 
   it('as JSON on the API and as a plain page in the account area, logged once each without secrets', async () => {
     const key = await server.key('alice', 'write');
@@ -186,9 +179,10 @@ describe('an unexpected failure answers INTERNAL without a stack', () => {
     expect(page.status).to.equal(500);
     expect(await cleanBody(page, 'html')).to.contain('INTERNAL').and.contain('Something went wrong');
 
-    expect(logged).to.have.length(2);
-    const log = logged.flat().map(String).join('\n');
-    expect(log).to.contain('Could not find');
+    const errors = server.logs.filter((line) => line.level === 'error');
+    expect(errors.map((line) => line.msg)).to.deep.equal(['internal error', 'internal error']);
+    expect(JSON.stringify(errors)).to.contain('Could not find');
+    const log = JSON.stringify(server.logs);
     expect(log).not.to.contain(key).and.not.to.contain(cookie.split('=')[1]);
   });
 });

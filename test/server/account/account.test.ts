@@ -90,7 +90,7 @@ describe('account area in the browser', function () {
     expect(await page.textContent('[role=status]')).to.contain('browser-made revoked');
     const refused = await server.api('/vault/pages', { key });
     expect(refused.status).to.equal(401);
-    expect(server.services.accounts.keys('owner').map((k) => k.name)).not.to.include('browser-made');
+    expect((await server.services.accounts.keys('owner')).map((k) => k.name)).not.to.include('browser-made');
   });
 
   it('lists device keys with their last acknowledged cursor', async () => {
@@ -111,7 +111,7 @@ describe('account area in the browser', function () {
     await page.getByLabel('May read').fill('Projects/\ncapture/');
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.waitForURL(account('/agents'));
-    expect(server.services.agents.get('owner', 'scribe')).to.include({ mode: 'read', description: 'Drafts <b>notes</b> for me' });
+    expect(await server.services.agents.get('owner', 'scribe')).to.include({ mode: 'read', description: 'Drafts <b>notes</b> for me' });
     expect(await page.textContent('main')).to.contain('Drafts <b>notes</b> for me');
 
     await page.getByRole('row', { name: /scribe/ }).getByRole('link', { name: 'Edit' }).click();
@@ -121,7 +121,7 @@ describe('account area in the browser', function () {
     await browser.screenshot(page, 'account-agent-edit');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(account('/agents'));
-    expect(server.services.agents.get('owner', 'scribe')).to.deep.include({ mode: 'propose', read: [''], write: ['Projects/'] });
+    expect(await server.services.agents.get('owner', 'scribe')).to.deep.include({ mode: 'propose', read: [''], write: ['Projects/'] });
     await browser.screenshot(page, 'account-agents');
 
     await page.goto(account('/keys'));
@@ -176,7 +176,7 @@ describe('account area in the browser', function () {
   });
 
   it('refuses a forged cross-site form post, and a same-site post without the form token', async () => {
-    const before = server.services.accounts.keys('owner').length;
+    const before = (await server.services.accounts.keys('owner')).length;
     const evil: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
       res.end(`<form id="f" method="post" action="${account('/keys')}"><input name="name" value="stolen"><input name="scope" value="write"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
@@ -198,7 +198,7 @@ describe('account area in the browser', function () {
     const cookie = (await browser.context.cookies(account('/'))).find((c) => c.name === 'quire_session')!;
     const noToken = await fetch(account('/keys'), { method: 'POST', redirect: 'manual', headers: { cookie: `quire_session=${cookie.value}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=stolen2&scope=write' });
     expect(noToken.status).to.equal(403);
-    expect(server.services.accounts.keys('owner').length).to.equal(before);
+    expect((await server.services.accounts.keys('owner')).length).to.equal(before);
   });
 
   it('sends security headers on every page and escapes what users typed', async () => {
@@ -237,6 +237,6 @@ describe('account area in the browser', function () {
     await page.waitForURL(account('/agents/scribe'));
     expect(await page.textContent('[role=alert]')).to.match(/\.\./);
     await browser.screenshot(page, 'account-agent-error');
-    expect(server.services.agents.get('owner', 'scribe')!.read).to.deep.equal(['']);
+    expect((await server.services.agents.get('owner', 'scribe'))!.read).to.deep.equal(['']);
   });
 });

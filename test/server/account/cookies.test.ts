@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { hashSecret } from '../../../server/accounts/secrets.js';
+import { DATABASE_FILE } from '../../../server/store/sqlite/sqlite-store.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { Browser, readForm } from '../oauth/flow.js';
 import { PASSWORD } from './session.js';
@@ -26,8 +28,10 @@ describe('account cookies behind https', () => {
     const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('quire_session='))!;
     expect(cookie).to.match(/; Path=\/account; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
     const token = /^quire_session=([^;]+)/.exec(cookie)![1];
-    const stored = readFileSync(join(server.dataDir, 'sessions.json'), 'utf8');
-    expect(stored).to.contain('"user": "ann"').and.not.contain(token);
+    const session = await server.services.store.sessions.byHash(hashSecret(token), Date.now());
+    expect(session).to.include({ user: 'ann' });
+    const stored = ['', '-wal'].map((suffix) => readFileSync(join(server.dataDir, DATABASE_FILE + suffix), 'latin1')).join('');
+    expect(stored).to.contain(session!.id).and.not.contain(token);
   });
 
   it('refuses a post whose Origin is another site before looking at anything else', async () => {

@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { firstRun } from '../../../scripts/first-run.js';
-import { createServices } from '../../../server/services.js';
+import { closeServices, createServices } from '../../../server/services.js';
+import { openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
 import { SigninLinks, SIGNIN_LINK_LIFETIME_MS } from '../../../server/web/signin-links.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { Browser, readForm } from '../oauth/flow.js';
 import { PASSWORD, signinLink } from './session.js';
+import { cli } from '../../helpers/built-script.js';
 
-const CLI = join(import.meta.dirname, '../../../scripts/quire.ts');
 
 /** Sets a password through a sign-in link, as a browser without scripts would. */
 async function redeem(browser: Browser, link: string, password = PASSWORD): Promise<Response> {
@@ -40,7 +41,9 @@ describe('first run and one-time sign-in links', function () {
 
     expect(await firstRun(server.services)).to.equal(undefined);
     // A fresh process on the same data folder (a second `npm start`) prints no secret either.
-    expect(await firstRun(createServices(server.services.config))).to.equal(undefined);
+    const second = createServices(server.services.config);
+    expect(await firstRun(second)).to.equal(undefined);
+    await closeServices(second);
   });
 
   it('lets the link set a password once, signs the user in, and refuses it afterwards', async () => {
@@ -67,7 +70,7 @@ describe('first run and one-time sign-in links', function () {
   });
 
   it('gives `quire user add` a link the running server accepts', async () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', CLI, 'user', 'add', 'erin', '--data', server.dataDir, '--base-url', server.url], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, cli('user', 'add', 'erin', '--data', server.dataDir, '--base-url', server.url), { encoding: 'utf8' });
     expect(out).to.match(/created user erin/);
     const done = await redeem(new Browser(), signinLink(out));
     expect(done.status).to.equal(303);
@@ -76,14 +79,16 @@ describe('first run and one-time sign-in links', function () {
 
   it('expires links after a day, and a new link replaces the old one', async () => {
     const dir = tempDir();
+    const store = openSqliteStore(dir.path);
     let now = 1_000_000;
-    const links = new SigninLinks(dir.path, () => now);
+    const links = new SigninLinks(store, () => now);
     const first = await links.create('ann');
     const second = await links.create('ann');
-    expect(links.peek(first)).to.equal(undefined);
-    expect(links.peek(second)).to.equal('ann');
+    expect(await links.peek(first)).to.equal(undefined);
+    expect(await links.peek(second)).to.equal('ann');
     now += SIGNIN_LINK_LIFETIME_MS;
     expect(await links.redeem(second)).to.equal(undefined);
+    await store.close();
     dir.cleanup();
   });
 });

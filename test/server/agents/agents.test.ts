@@ -149,7 +149,7 @@ describe('agents over REST', function () {
     const { id } = await (await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'keep me', changes: [{ path: 'k.md', content: 'k' }] } })).json();
     await server.close();
     const { startServer } = await import('../../../server/server.js');
-    const again = await startServer(server.services.config);
+    const again = await startServer(server.services.config, server.services.log);
     try {
       const res = await fetch(`${again.url}/vault/proposals/${id}`, { headers: { authorization: `Bearer ${owner}` } });
       expect(await res.json()).to.deep.include({ id, title: 'keep me', status: 'pending' });

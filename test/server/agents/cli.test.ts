@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { agentCommand } from '../../../scripts/commands/agents.js';
 import { keyCommand } from '../../../scripts/commands/keys.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { cli } from '../../helpers/built-script.js';
 
-const CLI = join(import.meta.dirname, '../../../scripts/quire.ts');
 
 /** Runs a command in-process and returns what it printed (a CLI start costs seconds under tsx). */
 async function printed(run: () => Promise<void>): Promise<string> {
@@ -32,7 +32,7 @@ describe('quire agent CLI', function () {
 
   it('adds, sets, lists and removes agents, and binds keys only to existing agents that a running server honours', async () => {
     const flags = { data: server.dataDir };
-    const added = execFileSync(process.execPath, ['--import', 'tsx', CLI, 'agent', 'add', 'dana', 'readwise', '--mode', 'write', '--write', 'readwise', '--write', 'books/', '--description', 'Readwise mirror', '--data', server.dataDir], { encoding: 'utf8' });
+    const added = execFileSync(process.execPath, cli('agent', 'add', 'dana', 'readwise', '--mode', 'write', '--write', 'readwise', '--write', 'books/', '--description', 'Readwise mirror', '--data', server.dataDir), { encoding: 'utf8' });
     expect(added).to.match(/created agent dana\/readwise\twrite\tread=\/\twrite=books\/,readwise\//);
     let err = await agentCommand(flags, ['add', 'dana', 'readwise'], { mode: 'read' }).catch((e: Error) => e);
     expect(err).to.be.instanceOf(Error).with.property('message').that.matches(/already has an agent named readwise/);
@@ -43,7 +43,7 @@ describe('quire agent CLI', function () {
 
     err = await keyCommand(flags, ['create', 'dana'], { name: 'k1', scope: 'write', agent: 'ghost' }).catch((e: Error) => e);
     expect(err).to.be.instanceOf(Error).with.property('message').that.matches(/no agent named ghost/);
-    expect(server.services.accounts.keys('dana').map((k) => k.name)).not.to.include('k1');
+    expect((await server.services.accounts.keys('dana')).map((k) => k.name)).not.to.include('k1');
     const { key } = await server.services.accounts.createKey({ user: 'dana', name: 'k2', scope: 'write', agent: 'readwise' });
     expect(await printed(() => keyCommand(flags, ['list', 'dana'], {}))).to.match(/^k2\twrite\tno\t.*\treadwise$/m);
     const write = (path: string) => server.api('/vault/page', { method: 'POST', key, json: { path, content: 'x' } });

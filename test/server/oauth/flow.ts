@@ -5,7 +5,7 @@ export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'correct horse battery';
 
 export async function userWithPassword(server: TestServer, name = 'ann'): Promise<void> {
-  if (!server.services.accounts.user(name)) await server.services.accounts.addUser(name, 'personal');
+  if (!(await server.services.accounts.user(name))) await server.services.accounts.addUser(name, 'personal');
   await server.services.accounts.setPassword(name, PASSWORD);
 }
 

@@ -65,8 +65,8 @@ describe('OAuth with the MCP SDK client', () => {
     expect((await log.pages.read('from-sdk.md')).content).to.equal('# From the SDK\n');
 
     // The account area's handle: a grants store over the same data folder.
-    const grants = new OAuthGrants(server.dataDir);
-    const [grant] = grants.listForUser('ann');
+    const grants = new OAuthGrants(server.services.store);
+    const [grant] = await grants.listForUser('ann');
     expect(grant).to.include({ client_name: 'SDK Assistant', user: 'ann' });
     expect(grant.scopes).to.deep.equal(['mcp:read', 'mcp:capture', 'mcp:write']);
     expect(await grants.revokeGrant('ann', grant.id)).to.equal(true);

@@ -77,6 +77,7 @@ describe('REST ask and similar', () => {
       const fallback = await (await server.api('/vault/ask', { method: 'POST', key, json: { question: 'When do I turn the compost?' } })).json();
       expect(fallback.mode).to.equal('extractive');
       expect(fallback.llm_error).to.be.a('string');
+      expect(server.logs.filter((line) => line.level === 'warn').map((line) => line.msg)).to.deep.equal(['LLM answer failed, answering extractively']);
       expect(fallback.citations[0].path).to.equal('garden/compost.md');
     });
   });

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KeyUsageStore } from '../../../server/accounts/key-usage.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { scaled } from '../../helpers/soak.js';
 
@@ -112,7 +111,7 @@ describe('REST change log', function () {
     const c3 = (await (await write('b.md', 'three')).json()).commit;
     const next = await feed(device);
     expect(next.changes.map((c) => c.commit)).to.deep.equal([c3]);
-    const id = server.services.accounts.keys('alice').find((k) => k.name === 'laptop')!.id;
-    expect(new KeyUsageStore(server.dataDir).get(id).cursor).to.equal(c2);
+    const id = (await server.services.accounts.keys('alice')).find((k) => k.name === 'laptop')!.id;
+    expect((await server.services.usage.get(id)).cursor).to.equal(c2);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { gitIn } from '../../helpers/temp-vault.js';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
+import { waitFor } from '../../vault-store/watcher/helpers.js';
 
 function unzipTo(zip: string, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
@@ -49,7 +50,14 @@ describe('REST export', function () {
   });
 
   it('works with a read key and stops when the client disconnects', async () => {
-    for (let i = 0; i < 200; i++) await server.api('/vault/page', { method: 'POST', key, json: { path: `big/${i}.md`, content: `${i} `.repeat(5000) } });
+    // A large vault in one step: the files land in the folder and the watcher commits them together.
+    const big = join(vaultDir(server.dataDir, 'alice'), 'big');
+    mkdirSync(big, { recursive: true });
+    for (let i = 0; i < 200; i++) writeFileSync(join(big, `${i}.md`), `${i} `.repeat(5000));
+    await waitFor('the big pages committed', async () => {
+      const { pages } = await (await server.api('/vault/pages?prefix=big&limit=1000', { key })).json();
+      return pages.length === 200 || undefined;
+    });
     const reader = await server.key('alice', 'read');
     const controller = new AbortController();
     const res = await server.api('/vault/export', { key: reader, signal: controller.signal });

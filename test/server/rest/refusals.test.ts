@@ -93,7 +93,7 @@ describe('REST refusals', () => {
 
   it('stops a key as soon as it is revoked', async () => {
     expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(200);
-    const name = server.services.accounts.keys('alice')[0].name;
+    const name = (await server.services.accounts.keys('alice'))[0].name;
     await server.services.accounts.revokeKey('alice', name);
     expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(401);
   });
