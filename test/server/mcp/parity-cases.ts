@@ -23,7 +23,7 @@ export const SEED: Record<string, string> = {
 };
 
 export const PARITY_CASES: Record<string, ParityCase> = {
-  list_pages: { good: () => ({ prefix: 'notes/' }), bad: { limit: 0 } },
+  list_pages: { good: () => ({ prefix: 'notes' }), bad: { prefix: '../notes' } },
   read_page: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
   read_pages: { good: () => ({ paths: ['notes/a.md', 'notes/b'] }), bad: { paths: [] } },
   page_outline: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },

@@ -2,34 +2,20 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { catalog } from '../../../server/ops/catalog.js';
 import type { AnyOperation } from '../../../server/ops/operation.js';
-import { testAuthor } from '../../helpers/temp-vault.js';
+import { gitIn, testAuthor } from '../../helpers/temp-vault.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { restRequest } from '../../helpers/rest-request.js';
 import { call, mcpClient } from './mcp-client.js';
 import { PARITY_CASES, SEED, type CaseContext } from './parity-cases.js';
+import { comparable, Pairing } from './parity-compare.js';
 
 const both = catalog.filter((op) => op.rest && op.mcp);
-
-/**
- * Commit ids, blob hashes, clocks, random ids, the user's name, rate-limit counters, the
- * size of git objects (commit times compress differently) and the file watcher's progress
- * differ between the two runs; nothing else may.
- */
-const VOLATILE = new Set(['commit', 'rate_limits', 'disk_bytes', 'external_edits', 'watcher']);
-
-function comparable(value: unknown): string {
-  return JSON.stringify(value, (key, v) => (VOLATILE.has(key) || /(^ms|_ms|_at|^took)$/.test(key) ? undefined : v))
-    .replace(/\b(rest|mcp)-user\b/g, '<user>')
-    .replace(/\bkey_[0-9a-f]{12}\b/g, '<key id>')
-    .replace(/\b\d{8}-[0-9a-f]{8}\b/g, '<proposal id>')
-    .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
-}
 
 describe('REST and MCP parity, driven by the catalog', () => {
   let server: TestServer;
   let restKey: string;
   let mcp: Client;
+  const pairing = new Pairing();
 
   before(async () => {
     server = await startTestServer();
@@ -51,10 +37,12 @@ describe('REST and MCP parity, driven by the catalog', () => {
   });
 
   it('offers every operation with an MCP binding as a tool, and answers every REST binding', async () => {
+    // Its own user: a probe that succeeds (rebuild_index) must not touch the vaults compared below.
+    const probeKey = await server.key('probe-user', 'write');
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).to.deep.equal(catalog.filter((op) => op.mcp).map((op) => op.name).sort());
     for (const op of catalog.filter((o) => o.rest && !o.rest.path.includes(':') && !o.rest.path.includes('*'))) {
-      const res = await server.api(op.rest!.path, { method: op.rest!.method.toUpperCase(), key: restKey, ...(op.rest!.method === 'get' ? {} : { json: {} }) });
+      const res = await server.api(op.rest!.path, { method: op.rest!.method.toUpperCase(), key: probeKey, ...(op.rest!.method === 'get' ? {} : { json: {} }) });
       expect((await res.clone().json().catch(() => ({}))).message ?? '', op.name).to.not.match(/No such endpoint/);
     }
   });
@@ -88,7 +76,19 @@ describe('REST and MCP parity, driven by the catalog', () => {
       expect(rest.status, JSON.stringify(restBody)).to.be.within(200, 299);
       const viaMcp = await call(mcp, op.name, await parity.good(contextFor('mcp-user')));
       expect(viaMcp.isError, JSON.stringify(viaMcp.structuredContent)).to.not.equal(true);
-      expect(comparable(viaMcp.structuredContent)).to.equal(comparable(restBody));
+      pairing.collect(restBody, viaMcp.structuredContent);
+      expect(comparable(viaMcp.structuredContent, (text) => pairing.translate(text))).to.deep.equal(comparable(restBody));
     });
   }
+
+  it('leaves both vaults with the same history, commit by commit, as every result said', async () => {
+    const [rest, mcpVault] = await Promise.all(['rest-user', 'mcp-user'].map((user) => server.services.vaults.get(user)));
+    const log = (dir: string) => gitIn(dir, 'log', '--first-parent', '--format=%H %s').trim().split('\n').map((line) => line.split(' '));
+    const [restLog, mcpLog] = [log(rest.dir), log(mcpVault.dir)];
+    expect(mcpLog.map(([, ...subject]) => subject.join(' '))).to.deep.equal(restLog.map(([, ...subject]) => subject.join(' ')));
+    // Throws when a result named a commit at another place in history than its partner.
+    restLog.forEach(([commit], i) => pairing.pair('commit in git log', commit, mcpLog[i][0]));
+    const tree = (dir: string) => gitIn(dir, 'ls-tree', '-r', 'HEAD');
+    expect(pairing.translate(tree(mcpVault.dir))).to.equal(tree(rest.dir));
+  });
 });
