@@ -1,6 +1,6 @@
 import { DEFAULT_PLAN } from '../server/accounts/plans.js';
 import type { Services } from '../server/services.js';
-import { SigninLinks, signinUrl } from '../server/web/signin-links.js';
+import { SigninLinks, signinUrl } from '../server/auth/signin-links.js';
 import { DEMO_PAGES } from './demo-vault.js';
 
 export const OWNER = 'owner';

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { accountRouter } from './account/router.js';
+import { accountRouter } from './account-web/router.js';
 import { cloneResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
 import { finalHandlers } from './http/final-handlers.js';

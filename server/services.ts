@@ -8,7 +8,7 @@ import { withPurge } from './store/purge.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { VaultRegistry } from './vaults/user-vault.js';
-import { LoginThrottle } from './web/login-throttle.js';
+import { LoginThrottle } from './auth/login-throttle.js';
 
 /** The long-lived parts of a running server, built once from the config and passed down. */
 export interface Services {
@@ -37,7 +37,7 @@ export function createServices(config: Config, log: Logger = createLogger(config
     agents: new AgentStore(store),
     usage: new KeyUsageStore(store, log),
     limiter: new RateLimiter(),
-    signins: new LoginThrottle(accounts),
+    signins: new LoginThrottle(accounts, store.signinFailures),
     vaults: new VaultRegistry(config.dataDir, {
       watch: config.watch,
       watcher: config.watchTiming,
@@ -53,5 +53,4 @@ export async function closeServices(services: Services): Promise<void> {
   await services.usage.flush();
   await services.store.close();
   services.limiter.shutdown();
-  services.signins.shutdown();
 }

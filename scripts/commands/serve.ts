@@ -1,5 +1,5 @@
 import { loadConfig, type ConfigFlags } from '../../server/config.js';
-import { lockDataDir } from '../../server/data-lock.js';
+import { lockDataDir } from './data-lock.js';
 import { startServer } from '../../server/server.js';
 import { firstRun } from '../first-run.js';
 

@@ -1,8 +1,8 @@
 import { DEFAULT_PLAN } from '../../server/accounts/plans.js';
 import type { ConfigFlags } from '../../server/config.js';
 import { VaultRegistry } from '../../server/vaults/user-vault.js';
-import { SessionStore } from '../../server/web/sessions.js';
-import { SigninLinks, signinUrl } from '../../server/web/signin-links.js';
+import { SessionStore } from '../../server/auth/sessions.js';
+import { SigninLinks, signinUrl } from '../../server/auth/signin-links.js';
 import { UsageError } from './usage-error.js';
 import { readStdin, withCliContext, type CliContext } from './context.js';
 

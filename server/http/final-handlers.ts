@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
 import type { Logger } from '../log/logger.js';
-import { sendError, toQuireError } from '../rest/errors.js';
+import { sendError, toQuireError } from './errors.js';
 import { html } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
 import { HTTP_STATUS } from './status.js';

@@ -4,7 +4,7 @@ import type { Credential } from '../auth/credential.js';
 import { invoke } from '../ops/invoke.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
-import { toQuireError } from '../rest/errors.js';
+import { toQuireError } from '../http/errors.js';
 import type { Services } from '../services.js';
 
 /** The operations offered as tools: every catalog entry with an MCP binding. */

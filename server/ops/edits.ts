@@ -4,7 +4,7 @@ import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits
 import { movePage } from '../../vault-store/edits/move.js';
 import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
-import { seesWholeVault, withinPrefixes } from '../agents/agent-gate.js';
+import { seesWholeVault, withinPrefixes } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { checkSize, visiblePath } from './pages.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';

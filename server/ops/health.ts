@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seesWholeVault } from '../agents/agent-gate.js';
+import { seesWholeVault } from './agent-gate.js';
 import { defineOp } from './operation.js';
 import { lintReport } from './knowledge.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
-import { agentAccess } from '../agents/agent-gate.js';
+import { agentAccess } from './agent-gate.js';
 import { authorFor, type Credential } from '../auth/credential.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';

@@ -3,7 +3,7 @@ import { backlinksView, graphView, MAX_GRAPH_DEPTH } from '../../vault-store/kno
 import { lint } from '../../vault-store/knowledge/lint/lint.js';
 import { stats } from '../../vault-store/knowledge/stats.js';
 import { normalizePrefix } from '../../vault-store/paths.js';
-import { seesWholeVault } from '../agents/agent-gate.js';
+import { seesWholeVault } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
 import { folderPrefix, limit, pagePath } from './schemas.js';

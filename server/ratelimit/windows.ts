@@ -7,9 +7,9 @@ export interface WindowCount {
 }
 
 /**
- * Fixed windows per key, counted by express-rate-limit's store: the one counter behind the
- * API's request budgets and the sign-in throttle. A key's window starts at its first hit,
- * and keys idle for a window or two are dropped in bulk, so memory follows recent traffic.
+ * Fixed windows per key, counted by express-rate-limit's store: the counter behind the API's
+ * request budgets. A key's window starts at its first hit, and keys idle for a window or two
+ * are dropped in bulk, so memory follows recent traffic.
  */
 export class FixedWindows {
   private readonly store = new MemoryStore();
@@ -26,15 +26,6 @@ export class FixedWindows {
   /** The current count, without counting. */
   async peek(key: string): Promise<WindowCount> {
     return this.count(await this.store.get(key));
-  }
-
-  /** Takes back one hit (a request that turned out not to count). */
-  async undo(key: string): Promise<void> {
-    await this.store.decrement(key);
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.store.resetKey(key);
   }
 
   shutdown(): void {

@@ -6,8 +6,9 @@ const EVERY_MS = 60 * 60_000;
 const GRACE_MS = 24 * 60 * 60_000;
 
 /**
- * The store, with expired sessions, links, codes and tokens deleted once an hour. Only
- * housekeeping: every query already filters on expiry, so correctness never waits for it.
+ * The store, with expired sessions, links, codes, tokens and sign-in counts deleted once an
+ * hour. Only housekeeping: every query already filters on expiry, so correctness never waits
+ * for it.
  */
 export function withPurge(store: Store, log: Logger, now: () => number = Date.now): Store {
   const timer = setInterval(() => {

@@ -4,7 +4,7 @@ import type { PasswordHash } from '../accounts/secrets.js';
 /**
  * The server's state (everything but the vaults) behind one narrow, async interface: rows
  * in, rows out, and the few compare-and-set steps that must be atomic. Rules (validation,
- * hashing, token minting) live in the callers (`accounts/`, `agents/`, `web/`, `oauth/`), so
+ * hashing, token minting) live in the callers (`accounts/`, `agents/`, `auth/`, `oauth/`), so
  * a second implementation (PostgreSQL, for several server instances) writes only queries.
  * Times the caller compares with `now` are epoch milliseconds; the others are ISO strings.
  */
@@ -15,6 +15,7 @@ export interface Store {
   agents: AgentsStore;
   sessions: SessionsStore;
   signinLinks: SigninLinksStore;
+  signinFailures: SigninFailuresStore;
   oauthClients: OAuthClientsStore;
   grants: GrantsStore;
   server: ServerFactsStore;
@@ -176,6 +177,24 @@ export interface SigninLinksStore {
   byHash(hash: string, now: number): Promise<SigninLink | undefined>;
   /** Deletes a live link and returns it: only one caller ever gets it. */
   take(hash: string, now: number): Promise<SigninLink | undefined>;
+}
+
+/** A failure counter's live window: the failures in it, and when it ends (epoch ms). */
+export interface FailureWindow {
+  hits: number;
+  resets_at: number;
+}
+
+/**
+ * Failed sign-ins per key, in fixed windows that start at a key's first failure. Each call is
+ * one statement, so concurrent requests and several processes count exactly.
+ */
+export interface SigninFailuresStore {
+  /** Counts one failure and returns the window with it; a window ended by `now` starts over, `windowMs` long. */
+  hit(key: string, now: number, windowMs: number): Promise<FailureWindow>;
+  /** Takes one failure back from a live window (an attempt that turned out not to count). */
+  undo(key: string, now: number): Promise<void>;
+  reset(key: string): Promise<void>;
 }
 
 export interface OAuthClientsStore {

@@ -30,6 +30,14 @@ const RULES: Rule[] = [
     applies: inside('vault-store/markdown/'),
     refuses: (t) => inside('vault-store/')(t) && !inside('vault-store/markdown/')(t) && t !== 'vault-store/errors.ts',
   },
+  { rule: 'server/rest/ does not import server/mcp/', applies: inside('server/rest/'), refuses: inside('server/mcp/') },
+  { rule: 'server/mcp/ does not import server/rest/ (what both need of HTTP is in server/http/)', applies: inside('server/mcp/'), refuses: inside('server/rest/') },
+  {
+    rule: 'server/web/ imports nothing else of server/ but http/ (what browser pages share holds no state)',
+    applies: inside('server/web/'),
+    refuses: (t) => inside('server/')(t) && !inside('server/web/')(t) && !inside('server/http/')(t),
+  },
+  { rule: 'server/agents/ does not import server/ops/ (the gate that applies agent rights lives in ops/)', applies: inside('server/agents/'), refuses: inside('server/ops/') },
   { rule: 'only vault-store/git/ imports isomorphic-git (one git reader)', applies: (f) => !inside('vault-store/git/')(f), refuses: (t) => t === 'isomorphic-git' },
   { rule: 'only the watcher imports vault-store/watcher/ within vault-store (the write path does not)', applies: (f) => inside('vault-store/')(f) && !inside('vault-store/watcher/')(f), refuses: inside('vault-store/watcher/') },
 ];

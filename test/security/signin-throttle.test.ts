@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/config.js';
-import { LoginThrottle } from '../../server/web/login-throttle.js';
+import { LoginThrottle } from '../../server/auth/login-throttle.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { authorizeUrl, Browser, newClientId, PASSWORD, pkce, readForm, registerClient, userWithPassword } from '../server/oauth/flow.js';
 
@@ -103,14 +104,38 @@ describe('attack: password guessing through the sign-in forms', function () {
   });
 
   it('lets an address try again once its window has passed', async () => {
-    const throttle = new LoginThrottle(server.services.accounts, { perAccountAddress: 2, perAddress: 10, windowMs: 300 });
+    const throttle = new LoginThrottle(server.services.accounts, server.services.store.signinFailures, { perAccountAddress: 2, perAddress: 10, windowMs: 300 });
+    for (let i = 0; i < 2; i++) expect(await throttle.signIn('ann', 'guess', '192.0.2.1')).to.include({ ok: false, status: 401 });
+    expect(await throttle.signIn('ann', PASSWORD, '192.0.2.1')).to.include({ ok: false, status: 429, retryAfter: 1 });
+    await sleep(350);
+    expect(await throttle.signIn('ann', PASSWORD, '192.0.2.1')).to.deep.equal({ ok: true, user: 'ann' });
+  });
+});
+
+describe('attack: restarting the server to reset the sign-in throttle', function () {
+  this.timeout(60_000);
+
+  it('keeps a throttled address throttled after a restart on the same data folder', async () => {
+    const data = tempDir('quire-throttle-data-');
+    const start = () => startTestServer({ QUIRE_TRUST_PROXY: 'loopback' }, (config) => ({ ...config, dataDir: data.path }));
     try {
-      for (let i = 0; i < 2; i++) expect(await throttle.signIn('ann', 'guess', '192.0.2.1')).to.include({ ok: false, status: 401 });
-      expect(await throttle.signIn('ann', PASSWORD, '192.0.2.1')).to.include({ ok: false, status: 429, retryAfter: 1 });
-      await sleep(350);
-      expect(await throttle.signIn('ann', PASSWORD, '192.0.2.1')).to.deep.equal({ ok: true, user: 'ann' });
+      const first = await start();
+      try {
+        await userWithPassword(first, 'ann');
+        for (let i = 0; i < 20; i++) expect((await accountSignIn(first, `name-${i}`, 'guess', '198.51.100.20')).status).to.equal(401);
+        expect((await accountSignIn(first, 'ann', PASSWORD, '198.51.100.20')).status).to.equal(429);
+      } finally {
+        await first.stop();
+      }
+      const again = await start();
+      try {
+        expect(await accountSignIn(again, 'ann', PASSWORD, '198.51.100.20')).to.include({ status: 429, alert: LOCKED });
+        expect((await accountSignIn(again, 'ann', PASSWORD, '198.51.100.21')).status).to.equal(303);
+      } finally {
+        await again.stop();
+      }
     } finally {
-      throttle.shutdown();
+      data.cleanup();
     }
   });
 });

@@ -1,10 +1,10 @@
 /**
- * The tables, created on first open. `user_version` numbers the schema: a later change
- * adds a step here and runs it when the stored version is lower.
+ * The tables, one step per schema version. `user_version` is the number of steps a file has
+ * run: a new file runs them all, an older one the steps past its version. A released step
+ * never changes; a change is a new step at the end.
  */
-export const SCHEMA_VERSION = 1;
-
-export const SCHEMA = `
+export const SCHEMA_STEPS: string[] = [
+  `
 CREATE TABLE users (
   name TEXT PRIMARY KEY, plan TEXT NOT NULL, created_at TEXT NOT NULL,
   password TEXT -- JSON PasswordHash
@@ -51,4 +51,7 @@ CREATE TABLE oauth_tokens (
 );
 CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
 CREATE TABLE server_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-`;
+`,
+  // Failed sign-ins per throttle key, in fixed windows that end at `resets_at` (epoch ms).
+  'CREATE TABLE signin_failures (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, resets_at INTEGER NOT NULL);',
+];

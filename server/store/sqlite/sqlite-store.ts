@@ -7,7 +7,8 @@ import { sqliteAgents } from './agents.js';
 import { sqliteBrowser } from './browser.js';
 import { importJsonFiles } from './json-import.js';
 import { sqliteOAuth } from './oauth.js';
-import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { SCHEMA_STEPS } from './schema.js';
+import { sqliteSigninFailures } from './signin-failures.js';
 
 export const DATABASE_FILE = 'quire.db';
 
@@ -27,10 +28,10 @@ export function openSqliteStore(dataDir: string): Store {
   // WAL with NORMAL loses at most the last transactions on power loss, never consistency.
   db.pragma('synchronous = NORMAL');
   db.transaction(() => {
-    if (db.pragma('user_version', { simple: true }) === 0) {
-      db.exec(SCHEMA);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version >= SCHEMA_STEPS.length) return;
+    for (const step of SCHEMA_STEPS.slice(version)) db.exec(step);
+    db.pragma(`user_version = ${SCHEMA_STEPS.length}`);
   }).immediate();
   importJsonFiles(db, dataDir);
   const { users, keys, deviceCursors, server } = sqliteAccounts(db);
@@ -39,6 +40,7 @@ export function openSqliteStore(dataDir: string): Store {
   const purge = [
     db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
     db.prepare('DELETE FROM signin_links WHERE expires_at <= ?'),
+    db.prepare('DELETE FROM signin_failures WHERE resets_at <= ?'),
     db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?'),
     db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?'),
     db.prepare('DELETE FROM oauth_grants WHERE NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = oauth_grants.id AND t.expires_at > ?)'),
@@ -50,6 +52,7 @@ export function openSqliteStore(dataDir: string): Store {
     agents: sqliteAgents(db),
     sessions,
     signinLinks,
+    signinFailures: sqliteSigninFailures(db),
     oauthClients,
     grants,
     server,

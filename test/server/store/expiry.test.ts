@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { OAuthGrants, LIFETIME_MS, type CodeRequest } from '../../../server/oauth/grants-store.js';
 import { DATABASE_FILE, openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
-import { SESSION_LIFETIME_MS, SessionStore } from '../../../server/web/sessions.js';
+import { SESSION_LIFETIME_MS, SessionStore } from '../../../server/auth/sessions.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const request: CodeRequest = {

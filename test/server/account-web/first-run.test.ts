@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { firstRun } from '../../../scripts/first-run.js';
 import { closeServices, createServices } from '../../../server/services.js';
 import { openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
-import { SigninLinks, SIGNIN_LINK_LIFETIME_MS } from '../../../server/web/signin-links.js';
+import { SigninLinks, SIGNIN_LINK_LIFETIME_MS } from '../../../server/auth/signin-links.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { Browser, readForm } from '../oauth/flow.js';

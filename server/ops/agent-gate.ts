@@ -1,8 +1,8 @@
 import { QuireError } from '../../vault-store/errors.js';
 import { underPrefix } from '../../vault-store/paths.js';
 import type { Credential } from '../auth/credential.js';
-import type { AnyOperation } from '../ops/operation.js';
-import type { Agent, AgentStore } from './agent-store.js';
+import type { AnyOperation } from './operation.js';
+import type { Agent, AgentStore } from '../agents/agent-store.js';
 
 export interface AgentAccess {
   agent?: Agent;

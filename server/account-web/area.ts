@@ -5,8 +5,8 @@ import { invoke } from '../ops/invoke.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { Services } from '../services.js';
 import type { CookieJar } from '../web/cookies.js';
-import type { Session, SessionStore } from '../web/sessions.js';
-import type { SigninLinks } from '../web/signin-links.js';
+import type { Session, SessionStore } from '../auth/sessions.js';
+import type { SigninLinks } from '../auth/signin-links.js';
 
 export interface Flash {
   kind: 'notice' | 'error';

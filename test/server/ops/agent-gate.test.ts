@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AgentStore } from '../../../server/agents/agent-store.js';
-import { checkWholeVault } from '../../../server/agents/agent-gate.js';
+import { checkWholeVault } from '../../../server/ops/agent-gate.js';
 import type { Credential } from '../../../server/auth/credential.js';
 import { openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { AccountStore } from '../accounts/account-store.js';
-import { FixedWindows } from '../ratelimit/windows.js';
+import type { SigninFailuresStore } from '../store/store.js';
 
 export interface ThrottleLimits {
   /** Failed sign-ins per account name from one address, per window. */
@@ -29,14 +29,14 @@ function tooMany(seconds: number): string {
  * guesses at an account are bounded however many forms are opened, one address cannot
  * spray names, and nobody elsewhere can lock the owner out, whose address keeps its own
  * budget. Names count whether or not the account exists, so being throttled reveals nothing.
- * In memory: a restart forgets, which only helps someone who can restart the server.
+ * The counts are in the store, so a restart (or a second process) does not reset them.
  */
 export class LoginThrottle {
-  private readonly failures: FixedWindows;
-
-  constructor(private readonly accounts: Pick<AccountStore, 'checkPassword'>, private readonly limits: ThrottleLimits = SIGNIN_LIMITS) {
-    this.failures = new FixedWindows(limits.windowMs);
-  }
+  constructor(
+    private readonly accounts: Pick<AccountStore, 'checkPassword'>,
+    private readonly failures: SigninFailuresStore,
+    private readonly limits: ThrottleLimits = SIGNIN_LIMITS,
+  ) {}
 
   /** `address` is `req.ip`: the real client only when `QUIRE_TRUST_PROXY` names the proxy. */
   async signIn(name: string, password: string, address: string | undefined): Promise<SignInResult> {
@@ -46,27 +46,25 @@ export class LoginThrottle {
     const keys = { pair: `${from} ${username}`, address: from };
     // Counted before the (slow) password check, so parallel guesses cannot all slip through;
     // the address first, so a throttled address adds no entry per name it tries.
-    const all = await this.failures.hit(keys.address);
-    if (all.hits > this.limits.perAddress) return this.throttled(username, all.resetSeconds, keys.address);
-    const pair = await this.failures.hit(keys.pair);
-    if (pair.hits > this.limits.perAccountAddress) return this.throttled(username, pair.resetSeconds, keys.address, keys.pair);
+    const all = await this.failures.hit(keys.address, Date.now(), this.limits.windowMs);
+    if (all.hits > this.limits.perAddress) return this.throttled(username, all.resets_at, keys.address);
+    const pair = await this.failures.hit(keys.pair, Date.now(), this.limits.windowMs);
+    if (pair.hits > this.limits.perAccountAddress) return this.throttled(username, pair.resets_at, keys.address, keys.pair);
     if (!(await this.accounts.checkPassword(username, password))) return { ok: false, username, status: 401, message: WRONG };
     // A right password clears this account's count from this address; it was no failure either.
     await Promise.all([this.failures.reset(keys.pair), this.uncount(keys.address)]);
     return { ok: true, user: username };
   }
 
-  shutdown(): void {
-    this.failures.shutdown();
-  }
-
   /** A refused attempt is no failure: its hits are taken back. */
-  private async throttled(username: string, retryAfter: number, ...counted: string[]): Promise<SignInResult> {
+  private async throttled(username: string, resetsAt: number, ...counted: string[]): Promise<SignInResult> {
     await this.uncount(...counted);
+    const retryAfter = Math.max(1, Math.ceil((resetsAt - Date.now()) / 1000));
     return { ok: false, username, status: 429, message: tooMany(retryAfter), retryAfter };
   }
 
   private async uncount(...keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => this.failures.undo(key)));
+    const now = Date.now();
+    await Promise.all(keys.map((key) => this.failures.undo(key, now)));
   }
 }

@@ -3,7 +3,7 @@ import { readCookie } from '../web/cookies.js';
 import { formMatchesCookie } from '../web/csrf.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
-import { SESSION_LIFETIME_MS } from '../web/sessions.js';
+import { SESSION_LIFETIME_MS } from '../auth/sessions.js';
 import { SESSION_COOKIE, type AccountArea, type Flash } from './area.js';
 import { flashBox } from './frame.js';
 
