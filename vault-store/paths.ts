@@ -5,6 +5,7 @@ export const MAX_SEGMENT_BYTES = 255;
 export const MAX_PATH_BYTES = 1024;
 
 // C0 controls, DEL and C1 controls: invisible in listings and unsafe in shells.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /*

@@ -208,7 +208,6 @@ const WRITES: Record<string, Record<string, unknown>> = {
 describe('attack: agents writing beyond their mode or where they cannot read', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let owner: string;
   const keys: Record<string, string> = {};
 
   const as = async (key: string, name: string, input: Record<string, unknown>) => {
@@ -220,7 +219,7 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
 
   beforeEach(async () => {
     server = await startTestServer();
-    owner = await server.key('dana', 'write', { name: 'laptop', plan: 'pro' });
+    await server.key('dana', 'write', { name: 'laptop', plan: 'pro' });
     const uv = await server.services.vaults.get('dana');
     for (const [path, content] of Object.entries(SEED)) await uv.pages.write(testAuthor, { path, content });
     const agents: [string, Parameters<TestServer['services']['agents']['put']>[2]][] = [

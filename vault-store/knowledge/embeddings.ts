@@ -45,7 +45,11 @@ export class PageEmbeddings {
   coverage(visible?: (path: string) => boolean): { embedded: number; pending: number } {
     let embedded = 0;
     let pending = 0;
-    for (const doc of this.index().docs) if (doc && (!visible || visible(doc.path))) this.vectors.has(doc.hash) ? embedded++ : pending++;
+    for (const doc of this.index().docs) {
+      if (!doc || (visible && !visible(doc.path))) continue;
+      if (this.vectors.has(doc.hash)) embedded++;
+      else pending++;
+    }
     return { embedded, pending };
   }
 

@@ -1,4 +1,5 @@
 import { parsePage, type PageLink } from '../page.js';
+import { NON_ASCII } from './search/tokenize.js';
 
 export interface Heading {
   level: number;
@@ -32,7 +33,6 @@ function aliasesOf(value: unknown): string[] {
   return list.filter((a): a is string => typeof a === 'string' && a.trim() !== '').map((a) => a.trim());
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Runs of letters and digits; in ASCII text that is [A-Za-z0-9], counted without a regex match per word. */
 function countWords(text: string): number {

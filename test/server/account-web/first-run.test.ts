@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { firstRun } from '../../../scripts/first-run.js';
 import { closeServices, createServices } from '../../../server/services.js';

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { agentCommand } from '../../../scripts/commands/agents.js';
 import { keyCommand } from '../../../scripts/commands/keys.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';

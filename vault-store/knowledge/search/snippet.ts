@@ -1,6 +1,5 @@
-import { wordSpans } from './tokenize.js';
+import { NON_ASCII, wordSpans } from './tokenize.js';
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const ALNUM = /[A-Za-z0-9]/;
 
 /**

@@ -14,7 +14,8 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 // Only accents on alphabetic scripts: stripping Japanese dakuten would turn が into か.
 const ACCENT = /(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu;
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Any character past ASCII: text without one takes the fast paths (no Unicode classes, no NFKD). */
+export const NON_ASCII = /[\u0080-\uffff]/;
 /** Longer "words" are hashes, base64 or URLs squashed together: noise in an index. */
 export const MAX_TERM_LENGTH = 40;
 
