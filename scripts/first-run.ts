@@ -24,7 +24,11 @@ export async function firstRun(services: Services): Promise<string | undefined> 
   const { key } = await services.accounts.createKey({ user: OWNER, name: 'first-key', scope: 'write' });
   const link = signinUrl(services.config.accountUrl, await new SigninLinks(services.store).create(OWNER));
   const base = services.config.baseUrl;
-  const indent = (text: string) => text.split('\n').map((line) => `  ${line}`).join('\n');
+  const indent = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n');
   return [
     '',
     `First run: created user "${OWNER}" with a demo vault in ${services.config.dataDir}/vaults/${OWNER}`,

@@ -46,11 +46,16 @@ async function main(argv: string[]): Promise<void> {
   // Each command loads only its own modules: `serve` pulls in the whole server, which made
   // every short command take about a second.
   switch (command) {
-    case 'serve': return (await import('./commands/serve.js')).serveCommand(flags);
-    case 'user': return (await import('./commands/users.js')).userCommand(flags, rest, values);
-    case 'key': return (await import('./commands/keys.js')).keyCommand(flags, rest, values);
-    case 'agent': return (await import('./commands/agents.js')).agentCommand(flags, rest, values);
-    default: throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+    case 'serve':
+      return (await import('./commands/serve.js')).serveCommand(flags);
+    case 'user':
+      return (await import('./commands/users.js')).userCommand(flags, rest, values);
+    case 'key':
+      return (await import('./commands/keys.js')).keyCommand(flags, rest, values);
+    case 'agent':
+      return (await import('./commands/agents.js')).agentCommand(flags, rest, values);
+    default:
+      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
 }
 

@@ -58,9 +58,11 @@ function envWithFlags(env: NodeJS.ProcessEnv, flags: ConfigFlags): Record<string
 /** Rules between variables, on the raw strings so they are reported even when a value is bad. */
 function pairingProblems(env: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
-  if ((env.QUIRE_LLM_BASE_URL || env.QUIRE_LLM_MODEL) && !(env.QUIRE_LLM_BASE_URL && env.QUIRE_LLM_MODEL)) problems.push('QUIRE_LLM_BASE_URL and QUIRE_LLM_MODEL must be set together');
+  if ((env.QUIRE_LLM_BASE_URL || env.QUIRE_LLM_MODEL) && !(env.QUIRE_LLM_BASE_URL && env.QUIRE_LLM_MODEL))
+    problems.push('QUIRE_LLM_BASE_URL and QUIRE_LLM_MODEL must be set together');
   // Most OpenAI-compatible servers serve chat and embeddings side by side.
-  if (env.QUIRE_EMBEDDINGS_MODEL && !(env.QUIRE_EMBEDDINGS_BASE_URL ?? env.QUIRE_LLM_BASE_URL)) problems.push('QUIRE_EMBEDDINGS_MODEL needs QUIRE_EMBEDDINGS_BASE_URL (or QUIRE_LLM_BASE_URL)');
+  if (env.QUIRE_EMBEDDINGS_MODEL && !(env.QUIRE_EMBEDDINGS_BASE_URL ?? env.QUIRE_LLM_BASE_URL))
+    problems.push('QUIRE_EMBEDDINGS_MODEL needs QUIRE_EMBEDDINGS_BASE_URL (or QUIRE_LLM_BASE_URL)');
   return problems;
 }
 
@@ -87,11 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const host = vars.HOST.includes(':') ? `[${vars.HOST}]` : vars.HOST;
   const baseUrl = vars.QUIRE_BASE_URL ?? derivedUrl('QUIRE_BASE_URL', `http://${host}:${vars.PORT}`, problems);
   if (problems.length) throw new ConfigError(problems);
-  const llm = vars.QUIRE_LLM_BASE_URL && vars.QUIRE_LLM_MODEL ? { baseUrl: vars.QUIRE_LLM_BASE_URL, model: vars.QUIRE_LLM_MODEL, apiKey: vars.QUIRE_LLM_API_KEY } : undefined;
+  const llm =
+    vars.QUIRE_LLM_BASE_URL && vars.QUIRE_LLM_MODEL
+      ? { baseUrl: vars.QUIRE_LLM_BASE_URL, model: vars.QUIRE_LLM_MODEL, apiKey: vars.QUIRE_LLM_API_KEY }
+      : undefined;
   const embeddingsUrl = vars.QUIRE_EMBEDDINGS_BASE_URL ?? vars.QUIRE_LLM_BASE_URL;
-  const embeddings = vars.QUIRE_EMBEDDINGS_MODEL && embeddingsUrl
-    ? { baseUrl: embeddingsUrl, model: vars.QUIRE_EMBEDDINGS_MODEL, apiKey: vars.QUIRE_EMBEDDINGS_API_KEY ?? vars.QUIRE_LLM_API_KEY }
-    : undefined;
+  const embeddings =
+    vars.QUIRE_EMBEDDINGS_MODEL && embeddingsUrl
+      ? { baseUrl: embeddingsUrl, model: vars.QUIRE_EMBEDDINGS_MODEL, apiKey: vars.QUIRE_EMBEDDINGS_API_KEY ?? vars.QUIRE_LLM_API_KEY }
+      : undefined;
   return {
     dataDir: resolve(vars.QUIRE_DATA),
     port: vars.PORT,

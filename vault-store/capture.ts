@@ -12,7 +12,7 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
-  return ([...slug].slice(0, 60).join('').replace(/-+$/, '')) || 'capture';
+  return [...slug].slice(0, 60).join('').replace(/-+$/, '') || 'capture';
 }
 
 export interface CaptureInput {

@@ -32,7 +32,8 @@ export function titleFromPath(path: string): string {
 
 function frontmatterTags(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,\s]+/) : [];
-  return list.filter((t): t is string | number => typeof t === 'string' || typeof t === 'number')
+  return list
+    .filter((t): t is string | number => typeof t === 'string' || typeof t === 'number')
     .map((t) => String(t).replace(/^#/, '').trim())
     .filter(Boolean);
 }
@@ -62,7 +63,8 @@ export function parsePage(path: string, content: string): ParsedPage {
   const { title: fmTitle, tags: fmTags } = frontmatter.data;
   const tags = new Set(frontmatterTags(fmTags));
   for (const tag of scan.tags) tags.add(tag.name);
-  const title = typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle.trim() : scan.headings.find((h) => h.level === 1 && h.text !== '')?.text;
+  const title =
+    typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle.trim() : scan.headings.find((h) => h.level === 1 && h.text !== '')?.text;
   return {
     title: title ?? titleFromPath(path),
     frontmatter: frontmatter.data,

@@ -67,7 +67,11 @@ export class Pages {
    * the page's current text (undefined when it does not exist) and returns the new text, so
    * the edit applies to exactly the version it was computed from. `baseHash` as for `write`.
    */
-  async edit(author: Author, input: { path: string; baseHash?: string | null; subject: string }, change: string | ((current: string | undefined) => string)) {
+  async edit(
+    author: Author,
+    input: { path: string; baseHash?: string | null; subject: string },
+    change: string | ((current: string | undefined) => string),
+  ) {
     const { path, baseHash } = input;
     let existed = false;
     let bytes = new Uint8Array();
@@ -109,7 +113,6 @@ export class Pages {
     }
   }
 }
-
 
 function encodeCursor(path: string): string {
   return Buffer.from(path).toString('base64url');

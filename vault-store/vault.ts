@@ -184,7 +184,10 @@ export class Vault {
     const parent = this.headOid;
     const { tree: baseTree } = await this.repo.objects.commit(parent);
     await Promise.all(changes.filter((c) => c.content).map((c) => this.repo.writeBlob(c.content!)));
-    const tree = await this.repo.trees.apply(baseTree, changes.map(({ path, oid }) => ({ path, oid })));
+    const tree = await this.repo.trees.apply(
+      baseTree,
+      changes.map(({ path, oid }) => ({ path, oid })),
+    );
     const commit = await this.repo.commit({
       tree,
       parents: [parent],
@@ -195,14 +198,23 @@ export class Vault {
     // Working files first, ref last: after a crash in between, HEAD is the old commit and
     // the start-up scan commits the newer files, so nothing written is lost.
     // Objects are fsynced in the same parallel round as the working files.
-    await Promise.all([this.repo.flushObjects(), ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content))]);
+    await Promise.all([
+      this.repo.flushObjects(),
+      ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content)),
+    ]);
     await this.repo.moveRef(commit);
     this.headOid = commit;
     for (const c of changes) {
       if (c.oid === null) this.manifest.delete(c.path);
       else this.manifest.set(c.path, { oid: c.oid, updatedAt: at });
     }
-    const event: CommitEvent = { commit, parent, at, author, changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })) };
+    const event: CommitEvent = {
+      commit,
+      parent,
+      at,
+      author,
+      changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })),
+    };
     for (const listener of this.listeners) {
       // The commit is durable and acknowledged; derived data that fails to follow marks
       // itself stale and is rebuilt, it must not turn a landed write into an error.
@@ -236,11 +248,12 @@ export class Vault {
     if (baseHash === undefined) return;
     const current = this.manifest.get(path)?.oid ?? null;
     if (current !== baseHash) {
-      const message = current === null
-        ? `${path} does not exist (base_hash ${baseHash} is stale)`
-        : baseHash === null
-          ? `${path} already exists`
-          : `${path} changed since ${baseHash}`;
+      const message =
+        current === null
+          ? `${path} does not exist (base_hash ${baseHash} is stale)`
+          : baseHash === null
+            ? `${path} already exists`
+            : `${path} changed since ${baseHash}`;
       throw new QuireError('CONFLICT', message, { path, current_hash: current });
     }
   }

@@ -11,8 +11,12 @@ export class WriteQueue {
     const result = this.tail.then(task);
     // The chain must survive a failed task; the caller still sees the rejection.
     this.tail = result.then(
-      () => { this.waiting -= 1; },
-      () => { this.waiting -= 1; },
+      () => {
+        this.waiting -= 1;
+      },
+      () => {
+        this.waiting -= 1;
+      },
     );
     return result;
   }

@@ -9,12 +9,19 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-execFileSync(process.execPath, [join(import.meta.dirname, '../../node_modules/typescript/bin/tsc'), '-p', join(import.meta.dirname, '../../tsconfig.json')], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [join(import.meta.dirname, '../../node_modules/typescript/bin/tsc'), '-p', join(import.meta.dirname, '../../tsconfig.json')],
+  { stdio: 'inherit' },
+);
 
 const dir = join(import.meta.dirname, 'suites');
 const wanted = process.argv.slice(2);
-const suites = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''))
-  .filter((name) => wanted.length === 0 || wanted.includes(name)).sort();
+const suites = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .filter((name) => wanted.length === 0 || wanted.includes(name))
+  .sort();
 
 for (const name of suites) {
   const mod = await import(join(dir, `${name}.ts`));

@@ -27,7 +27,8 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(path, 'utf8'));
-      if (pid && alive(pid) && pid !== process.pid) throw new Error(`Another quire server (pid ${pid}) is using ${dataDir}`, { cause: err });
+      if (pid && alive(pid) && pid !== process.pid)
+        throw new Error(`Another quire server (pid ${pid}) is using ${dataDir}`, { cause: err });
       rmSync(path, { force: true });
     }
   }

@@ -16,7 +16,13 @@ async function keyAction({ accounts, usage, agents }: CliContext, args: string[]
         throw new UsageError('usage: quire key create USER --name NAME --scope read|write [--device] [--agent NAME]');
       }
       if (values.agent) await agents.require(user, values.agent);
-      const { key } = await accounts.createKey({ user, name: values.name, scope: values.scope, device: values.device, agent: values.agent });
+      const { key } = await accounts.createKey({
+        user,
+        name: values.name,
+        scope: values.scope,
+        device: values.device,
+        agent: values.agent,
+      });
       // The key alone on stdout, so scripts can capture it: it is never shown again.
       process.stdout.write(`${key}\n`);
       return;

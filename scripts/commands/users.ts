@@ -10,7 +10,12 @@ export function userCommand(flags: ConfigFlags, args: string[], values: { plan?:
   return withCliContext(flags, (ctx) => userAction(ctx, flags, args, values));
 }
 
-async function userAction({ config, store, accounts }: CliContext, flags: ConfigFlags, args: string[], values: { plan?: string }): Promise<void> {
+async function userAction(
+  { config, store, accounts }: CliContext,
+  flags: ConfigFlags,
+  args: string[],
+  values: { plan?: string },
+): Promise<void> {
   const [action, name, plan] = args;
   // The running server redeems the token from the shared store. The link points where that
   // server said it is reachable when it started, unless --base-url says otherwise.

@@ -11,11 +11,15 @@ const MODE_TEXT: Record<Agent['mode'], string> = {
   write: 'Write directly',
 };
 
-const prefixList = (prefixes: string[]) => html`<ul class="plain">${prefixes.map((p) => html`<li>${p ? html`<code>${p}</code>` : 'whole vault'}</li>`)}</ul>`;
+const prefixList = (prefixes: string[]) =>
+  html`<ul class="plain">${prefixes.map((p) => html`<li>${p ? html`<code>${p}</code>` : 'whole vault'}</li>`)}</ul>`;
 
 /** One folder per line; an empty box means the whole vault. */
 function prefixesFrom(text: unknown): string[] {
-  const lines = String(text ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = String(text ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.length ? lines : [''];
 }
 
@@ -31,7 +35,12 @@ function agentFields(agent?: Agent): SafeHtml {
 }
 
 function agentInput(req: Request): Record<string, unknown> {
-  return { description: String(req.body.description ?? ''), mode: req.body.mode, read: prefixesFrom(req.body.read), write: prefixesFrom(req.body.write) };
+  return {
+    description: String(req.body.description ?? ''),
+    mode: req.body.mode,
+    read: prefixesFrom(req.body.read),
+    write: prefixesFrom(req.body.write),
+  };
 }
 
 async function ownAgent(area: AccountArea, visit: Visit, name: string): Promise<Agent> {
@@ -46,9 +55,11 @@ export function agentRoutes(router: Router, area: AccountArea): void {
   router.get('/agents', async (_req, res) => {
     const visit = res.locals.visit!;
     const { agents } = await callOp<{ agents: Agent[] }>(area, visit, 'list_agents');
-    const rows = agents.map((a) => html`<tr><td><strong>${a.name}</strong>${a.description ? html`<div class="muted small">${a.description}</div>` : ''}</td>
+    const rows = agents.map(
+      (a) => html`<tr><td><strong>${a.name}</strong>${a.description ? html`<div class="muted small">${a.description}</div>` : ''}</td>
 <td><span class="badge${a.mode === 'write' ? ' warn' : ''}">${a.mode}</span></td><td>${prefixList(a.read)}</td><td>${a.mode === 'read' ? html`<span class="muted">—</span>` : prefixList(a.write)}</td>
-<td class="opt">${when(a.updated_at)}</td><td><a href="${area.path}/agents/${a.name}">Edit</a></td></tr>`);
+<td class="opt">${when(a.updated_at)}</td><td><a href="${area.path}/agents/${a.name}">Edit</a></td></tr>`,
+    );
     sendAccountPage(res, area, visit, {
       title: 'Agents',
       section: '/agents',
@@ -56,10 +67,16 @@ export function agentRoutes(router: Router, area: AccountArea): void {
       body: html`<div class="card table-wrap"><table><caption class="vh">Your agents</caption>
 <thead><tr><th scope="col">Agent</th><th scope="col">Mode</th><th scope="col">Reads</th><th scope="col">Changes</th><th scope="col" class="opt">Updated</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : emptyRow(6, 'No agents yet.')}</tbody></table></div>
-${postForm(area, visit, '/agents', html`<h2>Create an agent</h2>
+${postForm(
+  area,
+  visit,
+  '/agents',
+  html`<h2>Create an agent</h2>
 <label for="agent-name">Name</label><input type="text" id="agent-name" name="name" required pattern="[a-z0-9][a-z0-9_\\-]{0,38}" aria-describedby="agent-name-hint" placeholder="research-bot">
 <p class="hint" id="agent-name-hint">Lower-case letters, digits, “-” and “_”.</p>
-${agentFields()}<button type="submit">Create agent</button>`, 'card')}`,
+${agentFields()}<button type="submit">Create agent</button>`,
+  'card',
+)}`,
     });
   });
   router.post('/agents', async (req, res) => {
@@ -100,7 +117,11 @@ ${agentFields()}<button type="submit">Create agent</button>`, 'card')}`,
     const visit = res.locals.visit!;
     const agent = await ownAgent(area, visit, req.params.name);
     sendConfirm(res, area, visit, {
-      section: '/agents', title: 'Remove agent', back: `/agents/${agent.name}`, action: `/agents/${agent.name}/remove`, button: 'Remove agent',
+      section: '/agents',
+      title: 'Remove agent',
+      back: `/agents/${agent.name}`,
+      action: `/agents/${agent.name}/remove`,
+      button: 'Remove agent',
       message: html`<p>Remove <strong>${agent.name}</strong>? Keys and apps bound to it stop working at once.</p>`,
     });
   });

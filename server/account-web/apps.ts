@@ -24,11 +24,13 @@ export function appRoutes(router: Router, area: AccountArea): void {
   router.get('/apps', async (_req, res) => {
     const visit = res.locals.visit!;
     const grants: GrantView[] = await area.grants.listForUser(visit.user);
-    const rows = grants.map((g) => html`<tr><td><strong>${g.client_name}</strong></td>
+    const rows = grants.map(
+      (g) => html`<tr><td><strong>${g.client_name}</strong></td>
 <td><ul class="plain">${g.scopes.map((s) => html`<li title="${s}">${scopeText(s)}</li>`)}</ul></td>
 <td>${g.agent ? html`<span class="badge">${g.agent}</span>` : html`<span class="muted">you</span>`}</td>
 <td class="opt">${when(g.created_at)}</td><td>${when(g.last_used_at)}</td>
-<td><a href="${area.path}/apps/${g.id}/revoke" aria-label="Disconnect ${g.client_name}">Disconnect</a></td></tr>`);
+<td><a href="${area.path}/apps/${g.id}/revoke" aria-label="Disconnect ${g.client_name}">Disconnect</a></td></tr>`,
+    );
     sendAccountPage(res, area, visit, {
       title: 'Connected apps',
       section: '/apps',
@@ -42,7 +44,11 @@ export function appRoutes(router: Router, area: AccountArea): void {
     const visit = res.locals.visit!;
     const grant = await ownGrant(area, visit, req.params.id);
     sendConfirm(res, area, visit, {
-      section: '/apps', title: 'Disconnect app', back: '/apps', action: `/apps/${grant.id}/revoke`, button: 'Disconnect',
+      section: '/apps',
+      title: 'Disconnect app',
+      back: '/apps',
+      action: `/apps/${grant.id}/revoke`,
+      button: 'Disconnect',
       message: html`<p>Disconnect <strong>${grant.client_name}</strong>? Its access and refresh tokens stop working at once; to use it again you will approve it anew.</p>`,
     });
   });

@@ -8,13 +8,15 @@ export function deviceRoutes(router: Router, area: AccountArea): void {
   router.get('/devices', async (_req, res) => {
     const visit = res.locals.visit!;
     const devices = (await area.services.accounts.keys(visit.user)).filter((k) => k.device);
-    const rows = await Promise.all(devices.map(async (key) => {
-      const usage = await area.services.usage.get(key.id);
-      return html`<tr><td><strong>${key.name}</strong></td><td>${key.scope === 'write' ? 'read + write' : 'read only'}</td>
+    const rows = await Promise.all(
+      devices.map(async (key) => {
+        const usage = await area.services.usage.get(key.id);
+        return html`<tr><td><strong>${key.name}</strong></td><td>${key.scope === 'write' ? 'read + write' : 'read only'}</td>
 <td>${usage.cursor ? html`<code title="${usage.cursor}">${usage.cursor.slice(0, 10)}</code>` : html`<span class="muted">not yet</span>`}</td>
 <td>${when(usage.cursor_at)}</td><td class="opt">${when(usage.last_used_at)}</td>
 <td><a href="${area.path}/keys/${key.id}/revoke" aria-label="Revoke ${key.name}">Revoke</a></td></tr>`;
-    }));
+      }),
+    );
     sendAccountPage(res, area, visit, {
       title: 'Devices',
       section: '/devices',

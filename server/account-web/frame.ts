@@ -25,11 +25,18 @@ ${postForm(area, visit, '/signout', html`<button type="submit">Sign out</button>
 
 export function flashBox(flash: Flash | undefined): SafeHtml | '' {
   if (!flash) return '';
-  return flash.kind === 'error' ? html`<p class="error" role="alert">${flash.text}</p>` : html`<p class="notice" role="status">${flash.text}</p>`;
+  return flash.kind === 'error'
+    ? html`<p class="error" role="alert">${flash.text}</p>`
+    : html`<p class="notice" role="status">${flash.text}</p>`;
 }
 
 /** Sends one page of the signed-in area, with its navigation and any pending message. */
-export function sendAccountPage(res: Response, area: AccountArea, visit: Visit, page: { title: string; section: Section; body: SafeHtml; status?: number; lead?: string }): void {
+export function sendAccountPage(
+  res: Response,
+  area: AccountArea,
+  visit: Visit,
+  page: { title: string; section: Section; body: SafeHtml; status?: number; lead?: string },
+): void {
   const body = html`<h1>${page.title}</h1>${page.lead ? html`<p class="lead">${page.lead}</p>` : ''}${flashBox(visit.flash)}${page.body}`;
   sendPage(res, page.status ?? 200, renderShell({ title: page.title, header: header(area, visit, page.section), body }));
 }
@@ -40,7 +47,12 @@ export function postForm(area: AccountArea, visit: Visit, action: string, inner:
 }
 
 /** "Are you sure?" without client-side script: its own page, with the one button that acts. */
-export function sendConfirm(res: Response, area: AccountArea, visit: Visit, page: { section: Section; title: string; message: SafeHtml; action: string; button: string; back: string }): void {
+export function sendConfirm(
+  res: Response,
+  area: AccountArea,
+  visit: Visit,
+  page: { section: Section; title: string; message: SafeHtml; action: string; button: string; back: string },
+): void {
   const body = html`<div class="card">${page.message}
 ${postForm(area, visit, page.action, html`<div class="row actions"><button type="submit" class="danger">${page.button}</button><a class="button secondary" href="${area.path}${page.back}">Cancel</a></div>`)}</div>`;
   sendAccountPage(res, area, visit, { title: page.title, section: page.section, body });

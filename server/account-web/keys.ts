@@ -15,21 +15,29 @@ function keyRow(area: AccountArea, key: KeyRecord): SafeHtml {
 
 async function createForm(area: AccountArea, visit: Visit): Promise<SafeHtml> {
   const agents = await area.services.agents.list(visit.user);
-  return postForm(area, visit, '/keys', html`<h2>Create a key</h2>
+  return postForm(
+    area,
+    visit,
+    '/keys',
+    html`<h2>Create a key</h2>
 <label for="key-name">Name</label><input type="text" id="key-name" name="name" required maxlength="100" aria-describedby="key-name-hint" placeholder="laptop-sync">
 <p class="hint" id="key-name-hint">Where the key will live, so you know which one to revoke later.</p>
 <label for="key-scope">Access</label><select id="key-scope" name="scope"><option value="read">Read only</option><option value="write">Read and write</option></select>
 <label for="key-agent">Acts as</label><select id="key-agent" name="agent"><option value="">Me (no agent limits)</option>${agents.map((a) => html`<option value="${a.name}">Agent ${a.name} (${a.mode})</option>`)}</select>
 <label class="check"><input type="checkbox" name="device" value="yes"> <span>Device key: a sync client that acknowledges change-log cursors</span></label>
-<button type="submit">Create key</button>`, 'card');
+<button type="submit">Create key</button>`,
+    'card',
+  );
 }
 
 async function sendKeys(res: Response, area: AccountArea, visit: Visit, minted?: { name: string; key: string }): Promise<void> {
   const keys = await area.services.accounts.keys(visit.user);
-  const shown = minted ? html`<section class="card" aria-labelledby="new-key"><h2 id="new-key">Your new key “${minted.name}”</h2>
+  const shown = minted
+    ? html`<section class="card" aria-labelledby="new-key"><h2 id="new-key">Your new key “${minted.name}”</h2>
 <p class="warning"><strong>Copy it now: you will not see this key again.</strong> Quire stores only a hash of it.</p>
 <div class="secret"><label for="minted" class="vh">API key</label><input type="text" id="minted" readonly value="${minted.key}" aria-label="The new API key"><button type="button" data-copy="minted" hidden>Copy</button></div>
-<p class="hint">Send it as <code>Authorization: Bearer …</code> on REST and MCP.</p></section>` : '';
+<p class="hint">Send it as <code>Authorization: Bearer …</code> on REST and MCP.</p></section>`
+    : '';
   sendAccountPage(res, area, visit, {
     title: 'API keys',
     section: '/keys',
@@ -55,7 +63,13 @@ export function keyRoutes(router: Router, area: AccountArea): void {
     const scope = req.body.scope === 'write' ? 'write' : 'read';
     try {
       if (agent) await area.services.agents.require(visit.user, agent);
-      const { key, record } = await area.services.accounts.createKey({ user: visit.user, name: String(req.body.name ?? '').trim(), scope, device: req.body.device === 'yes', agent });
+      const { key, record } = await area.services.accounts.createKey({
+        user: visit.user,
+        name: String(req.body.name ?? '').trim(),
+        scope,
+        device: req.body.device === 'yes',
+        agent,
+      });
       // Rendered in the POST's own response, never stored or redirected: it exists on this one page.
       await sendKeys(res, area, { ...visit, flash: { kind: 'notice', text: `Key ${record.name} created.` } }, { name: record.name, key });
     } catch (err) {
@@ -67,7 +81,11 @@ export function keyRoutes(router: Router, area: AccountArea): void {
     const visit = res.locals.visit!;
     const key = await ownKey(area, visit, req.params.id);
     sendConfirm(res, area, visit, {
-      section: '/keys', title: 'Revoke key', back: '/keys', action: `/keys/${key.id}/revoke`, button: 'Revoke key',
+      section: '/keys',
+      title: 'Revoke key',
+      back: '/keys',
+      action: `/keys/${key.id}/revoke`,
+      button: 'Revoke key',
       message: html`<p>Revoke <strong>${key.name}</strong>? Anything using it stops working at once. This cannot be undone.</p>`,
     });
   });

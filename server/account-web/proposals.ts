@@ -19,7 +19,16 @@ function diffView(diff: string): SafeHtml {
   if (!diff) return html`<p class="empty">No difference: the page already has this content.</p>`;
   const lines = diff.replace(/\n$/, '').split('\n');
   return html`<div class="diff" role="region" aria-label="Changes">${lines.map((line) => {
-    const kind = line.startsWith('+++') || line.startsWith('---') ? 'hunk' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '';
+    const kind =
+      line.startsWith('+++') || line.startsWith('---')
+        ? 'hunk'
+        : line.startsWith('@@')
+          ? 'hunk'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : '';
     return html`<span class="${kind}">${line || ' '}</span>`;
   })}</div>`;
 }
@@ -55,13 +64,19 @@ export function proposalRoutes(router: Router, area: AccountArea): void {
   router.get('/proposals', async (_req, res) => {
     const visit = res.locals.visit!;
     const { proposals } = await callOp<{ proposals: ProposalRecord[] }>(area, visit, 'list_proposals');
-    const rows = ordered(proposals).map((p) => html`<tr><td><a href="${area.path}/proposals/${p.id}"><strong>${p.title}</strong></a><div class="muted small">${p.changes.length} page${p.changes.length === 1 ? '' : 's'}: ${p.changes.map((c) => c.path).join(', ')}</div></td>
-<td><span class="badge ${STATUS_BADGE[p.status]}">${p.status}</span></td><td>${by(p)}</td><td class="opt">${when(p.created_at)}</td></tr>`);
+    const rows = ordered(proposals).map(
+      (
+        p,
+      ) => html`<tr><td><a href="${area.path}/proposals/${p.id}"><strong>${p.title}</strong></a><div class="muted small">${p.changes.length} page${p.changes.length === 1 ? '' : 's'}: ${p.changes.map((c) => c.path).join(', ')}</div></td>
+<td><span class="badge ${STATUS_BADGE[p.status]}">${p.status}</span></td><td>${by(p)}</td><td class="opt">${when(p.created_at)}</td></tr>`,
+    );
     const pending = proposals.filter((p) => p.status === 'pending').length;
     sendAccountPage(res, area, visit, {
       title: 'Proposals',
       section: '/proposals',
-      lead: pending ? `${pending} waiting for your decision. Agents in propose mode send changes here instead of writing.` : 'Nothing waiting. Agents in propose mode send changes here instead of writing.',
+      lead: pending
+        ? `${pending} waiting for your decision. Agents in propose mode send changes here instead of writing.`
+        : 'Nothing waiting. Agents in propose mode send changes here instead of writing.',
       body: html`<div class="card table-wrap"><table><caption class="vh">Proposals</caption>
 <thead><tr><th scope="col">Proposal</th><th scope="col">Status</th><th scope="col">From</th><th scope="col" class="opt">Made</th></tr></thead>
 <tbody>${rows.length ? rows : emptyRow(4, 'No proposals yet.')}</tbody></table></div>`,

@@ -28,8 +28,16 @@ declare module 'express-serve-static-core' {
 }
 
 function refused(res: Response, area: AccountArea): void {
-  sendPage(res, 403, renderShell({ title: 'Refused', narrow: true, body: html`<div class="card"><h1>That request was refused</h1>
-<p>It did not come from a page of this account area (security check). Nothing was changed.</p><p><a href="${area.path}/">Go to your account</a></p></div>` }));
+  sendPage(
+    res,
+    403,
+    renderShell({
+      title: 'Refused',
+      narrow: true,
+      body: html`<div class="card"><h1>That request was refused</h1>
+<p>It did not come from a page of this account area (security check). Nothing was changed.</p><p><a href="${area.path}/">Go to your account</a></p></div>`,
+    }),
+  );
 }
 
 /** The signed-in visitor, or a redirect to the sign-in page. Every POST must carry the session's token. */
@@ -51,10 +59,17 @@ const errorPage: ErrorRequestHandler = (err, _req, res, next) => {
   const visit = res.locals.visit;
   if (!isQuireError(err) || !visit || res.headersSent) return next(err);
   const area = res.locals.area!;
-  sendAccountPage(res, area, { ...visit, flash: { kind: 'error', text: err.message } }, {
-    title: 'Cannot do that', section: '', status: HTTP_STATUS[err.code],
-    body: html`<p><a href="${area.path}/">Back to your account</a></p>`,
-  });
+  sendAccountPage(
+    res,
+    area,
+    { ...visit, flash: { kind: 'error', text: err.message } },
+    {
+      title: 'Cannot do that',
+      section: '',
+      status: HTTP_STATUS[err.code],
+      body: html`<p><a href="${area.path}/">Back to your account</a></p>`,
+    },
+  );
 };
 
 export interface AccountRouter {
@@ -101,7 +116,12 @@ export function accountRouter(services: Services, catalog: AnyOperation[], grant
   agentRoutes(router, area);
   proposalRoutes(router, area);
   router.use((_req, res) => {
-    sendAccountPage(res, area, res.locals.visit!, { title: 'Not found', section: '', status: 404, body: html`<p>There is no such page in your account. <a href="${area.path}/">Go to your vault</a>.</p>` });
+    sendAccountPage(res, area, res.locals.visit!, {
+      title: 'Not found',
+      section: '',
+      status: 404,
+      body: html`<p>There is no such page in your account. <a href="${area.path}/">Go to your vault</a>.</p>`,
+    });
   });
   router.use(errorPage);
   return { path, router };

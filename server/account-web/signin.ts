@@ -10,17 +10,26 @@ import { flashBox } from './frame.js';
 const MIN_PASSWORD = 8;
 
 function sendCard(res: Response, status: number, title: string, body: SafeHtml): void {
-  sendPage(res, status, renderShell({ title, narrow: true, body: html`<div class="card"><p class="muted small">Quire account</p>${body}</div>` }));
+  sendPage(
+    res,
+    status,
+    renderShell({ title, narrow: true, body: html`<div class="card"><p class="muted small">Quire account</p>${body}</div>` }),
+  );
 }
 
 function signInForm(area: AccountArea, req: Request, res: Response, status: number, view: { flash?: Flash; username?: string } = {}): void {
   const token = area.cookies.formToken(req, res);
-  sendCard(res, status, 'Sign in', html`<h1>Sign in</h1>${flashBox(view.flash)}
+  sendCard(
+    res,
+    status,
+    'Sign in',
+    html`<h1>Sign in</h1>${flashBox(view.flash)}
 <form method="post" action="${area.path}/signin"><input type="hidden" name="csrf" value="${token}">
 <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${view.username ?? ''}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>
-<p class="muted small">No password yet? Use the one-time sign-in link printed when your account was created, or ask your server's operator for a new one.</p>`);
+<p class="muted small">No password yet? Use the one-time sign-in link printed when your account was created, or ask your server's operator for a new one.</p>`,
+  );
 }
 
 async function startSession(area: AccountArea, res: Response, user: string, flash?: Flash): Promise<void> {
@@ -42,25 +51,37 @@ async function signIn(area: AccountArea, req: Request, res: Response): Promise<v
 async function welcomeForm(area: AccountArea, req: Request, res: Response, token: string, status = 200, flash?: Flash): Promise<void> {
   const user = await area.links.peek(token);
   if (!user) {
-    return sendCard(res, 410, 'Link expired', html`<h1>This sign-in link no longer works</h1>
-<p>Links work once and for 24 hours. Ask the server's operator for a new one (<code>quire user add</code> prints one for new users), or <a href="${area.path}/signin">sign in</a> if you already set a password.</p>`);
+    return sendCard(
+      res,
+      410,
+      'Link expired',
+      html`<h1>This sign-in link no longer works</h1>
+<p>Links work once and for 24 hours. Ask the server's operator for a new one (<code>quire user add</code> prints one for new users), or <a href="${area.path}/signin">sign in</a> if you already set a password.</p>`,
+    );
   }
   const csrf = area.cookies.formToken(req, res);
-  sendCard(res, status, 'Set your password', html`<h1>Welcome, ${user}</h1>${flashBox(flash)}
+  sendCard(
+    res,
+    status,
+    'Set your password',
+    html`<h1>Welcome, ${user}</h1>${flashBox(flash)}
 <p>Choose a password for the account area and for connecting apps to your vault.</p>
 <form method="post" action="${area.path}/welcome"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="token" value="${token}">
 <input type="text" name="username" value="${user}" autocomplete="username" hidden>
 <label for="password">New password</label><input type="password" id="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" required aria-describedby="password-hint">
 <p class="hint" id="password-hint">At least ${MIN_PASSWORD} characters.</p>
 <label for="confirm">Repeat it</label><input type="password" id="confirm" name="confirm" autocomplete="new-password" required>
-<button type="submit">Set password and sign in</button></form>`);
+<button type="submit">Set password and sign in</button></form>`,
+  );
 }
 
 async function setPassword(area: AccountArea, req: Request, res: Response): Promise<void> {
   const token = String(req.body.token ?? '');
   const password = String(req.body.password ?? '');
-  if (password.length < MIN_PASSWORD) return welcomeForm(area, req, res, token, 400, { kind: 'error', text: `Use at least ${MIN_PASSWORD} characters.` });
-  if (password !== String(req.body.confirm ?? '')) return welcomeForm(area, req, res, token, 400, { kind: 'error', text: 'The two passwords differ.' });
+  if (password.length < MIN_PASSWORD)
+    return welcomeForm(area, req, res, token, 400, { kind: 'error', text: `Use at least ${MIN_PASSWORD} characters.` });
+  if (password !== String(req.body.confirm ?? ''))
+    return welcomeForm(area, req, res, token, 400, { kind: 'error', text: 'The two passwords differ.' });
   const user = await area.links.redeem(token);
   if (!user) return welcomeForm(area, req, res, token);
   await area.services.accounts.setPassword(user, password);
@@ -73,7 +94,12 @@ async function setPassword(area: AccountArea, req: Request, res: Response): Prom
 function guarded(area: AccountArea, action: (area: AccountArea, req: Request, res: Response) => Promise<void>) {
   return async (req: Request, res: Response) => {
     if (!formMatchesCookie(req)) {
-      return sendCard(res, 403, 'Refused', html`<h1>That form was refused</h1><p>It did not come from this site's own page (security check). <a href="${area.path}/signin">Start again</a>.</p>`);
+      return sendCard(
+        res,
+        403,
+        'Refused',
+        html`<h1>That form was refused</h1><p>It did not come from this site's own page (security check). <a href="${area.path}/signin">Start again</a>.</p>`,
+      );
     }
     await action(area, req, res);
   };

@@ -5,8 +5,19 @@ import { html, type SafeHtml } from '../web/html.js';
 import { callOp, type AccountArea, type Visit } from './area.js';
 import { sendAccountPage } from './frame.js';
 
-interface Stats { pages: number; words: number; links: number; unresolved_links: number; commits: number; tags: unknown[] }
-interface Health { status: string; index: { fresh: boolean; indexed_commit: string | null; head: string | null; pages: number }; lint: Record<string, number> }
+interface Stats {
+  pages: number;
+  words: number;
+  links: number;
+  unresolved_links: number;
+  commits: number;
+  tags: unknown[];
+}
+interface Health {
+  status: string;
+  index: { fresh: boolean; indexed_commit: string | null; head: string | null; pages: number };
+  lint: Record<string, number>;
+}
 
 const BUCKET_TEXT: Record<(typeof BUCKETS)[number], string> = {
   read: 'Reads and searches',
@@ -24,11 +35,13 @@ async function usage(area: AccountArea, visit: Visit): Promise<SafeHtml> {
   const user = await area.services.accounts.requireUser(visit.user);
   const plan = area.services.config.plans[user.plan];
   if (!plan) return html`<p class="error">Your plan “${user.plan}” is not configured on this server.</p>`;
-  const rows = await Promise.all(BUCKETS.map(async (bucket) => {
-    const state = await area.services.limiter.peek(visit.user, bucket, plan);
-    const used = state.limit - state.remaining;
-    return html`<tr><td>${BUCKET_TEXT[bucket]}</td><td><meter min="0" max="${state.limit}" value="${used}" aria-label="${bucket} requests used">${used}</meter> ${used} of ${state.limit}</td></tr>`;
-  }));
+  const rows = await Promise.all(
+    BUCKETS.map(async (bucket) => {
+      const state = await area.services.limiter.peek(visit.user, bucket, plan);
+      const used = state.limit - state.remaining;
+      return html`<tr><td>${BUCKET_TEXT[bucket]}</td><td><meter min="0" max="${state.limit}" value="${used}" aria-label="${bucket} requests used">${used}</meter> ${used} of ${state.limit}</td></tr>`;
+    }),
+  );
   return html`<p>Plan <strong>${user.plan}</strong>: ${plan.rest ? 'REST' : ''}${plan.rest && plan.mcp ? ' and ' : ''}${plan.mcp ? 'MCP' : ''}${!plan.rest && !plan.mcp ? 'no API access' : ''}. Limits are per minute, shared by all your keys and apps.</p>
 <div class="table-wrap"><table><caption class="vh">Requests this minute</caption><thead><tr><th scope="col">Kind</th><th scope="col">Used this minute</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

@@ -14,7 +14,10 @@ export const USER_NAME = /^[a-z0-9][a-z0-9_-]{0,38}$/;
  * server and the CLI both write, so keys created or revoked by the CLI apply at once.
  */
 export class AccountStore {
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   users(): Promise<UserRecord[]> {
     return this.store.users.list();
@@ -31,7 +34,8 @@ export class AccountStore {
   }
 
   async addUser(name: string, plan: string): Promise<UserRecord> {
-    if (!USER_NAME.test(name)) throw new QuireError('INVALID_REQUEST', 'User names are 1-39 characters: lower-case letters, digits, "-" and "_"', { field: 'name' });
+    if (!USER_NAME.test(name))
+      throw new QuireError('INVALID_REQUEST', 'User names are 1-39 characters: lower-case letters, digits, "-" and "_"', { field: 'name' });
     const user: UserRecord = { name, plan, created_at: this.now().toISOString() };
     if (!(await this.store.users.add(user))) throw new QuireError('CONFLICT', `User ${name} already exists`);
     return user;
@@ -42,7 +46,8 @@ export class AccountStore {
   }
 
   async setPassword(name: string, password: string): Promise<void> {
-    if (!(await this.store.users.setPassword(name, await hashPassword(password)))) throw new QuireError('NOT_FOUND', `No user named ${name}`);
+    if (!(await this.store.users.setPassword(name, await hashPassword(password))))
+      throw new QuireError('NOT_FOUND', `No user named ${name}`);
   }
 
   async checkPassword(name: string, password: string): Promise<boolean> {
@@ -57,7 +62,13 @@ export class AccountStore {
   }
 
   /** Creates a key and returns its value: the only time it exists outside the caller's hands. */
-  async createKey(input: { user: string; name: string; scope: KeyScope; device?: boolean; agent?: string }): Promise<{ key: string; record: KeyRecord }> {
+  async createKey(input: {
+    user: string;
+    name: string;
+    scope: KeyScope;
+    device?: boolean;
+    agent?: string;
+  }): Promise<{ key: string; record: KeyRecord }> {
     await this.requireUser(input.user);
     if (!input.name.trim()) throw new QuireError('INVALID_REQUEST', 'A key needs a name', { field: 'name' });
     const key = newApiKey();

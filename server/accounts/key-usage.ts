@@ -16,7 +16,11 @@ export class KeyUsageStore {
   private readonly lastWrite = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly store: Store, private readonly log: Log = silentLog, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly log: Log = silentLog,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async get(keyId: string): Promise<KeyUsage> {
     const [key, cursor] = await Promise.all([this.store.keys.byId(keyId), this.store.deviceCursors.get(keyId)]);
@@ -28,7 +32,8 @@ export class KeyUsageStore {
     const now = this.now().getTime();
     if (now - (this.lastWrite.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastWrite.set(keyId, now);
-    const write = this.store.keys.touch(keyId, new Date(now).toISOString())
+    const write = this.store.keys
+      .touch(keyId, new Date(now).toISOString())
       .catch((err: Error) => this.log.warn({ err: err.message }, 'could not record key use'));
     this.inFlight.add(write);
     void write.finally(() => this.inFlight.delete(write));

@@ -4,11 +4,20 @@ import { z } from 'zod';
 export const BUCKETS = ['sync', 'read', 'write', 'expensive'] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
-const planSchema = z.object({
-  rest: z.boolean(),
-  mcp: z.boolean(),
-  limits: z.object({ sync: z.number().int().positive(), read: z.number().int().positive(), write: z.number().int().positive(), expensive: z.number().int().positive() }).strict(),
-}).strict();
+const planSchema = z
+  .object({
+    rest: z.boolean(),
+    mcp: z.boolean(),
+    limits: z
+      .object({
+        sync: z.number().int().positive(),
+        read: z.number().int().positive(),
+        write: z.number().int().positive(),
+        expensive: z.number().int().positive(),
+      })
+      .strict(),
+  })
+  .strict();
 
 export type Plan = z.infer<typeof planSchema>;
 export type Plans = Record<string, Plan>;

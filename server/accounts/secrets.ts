@@ -44,6 +44,11 @@ export async function hashPassword(password: string): Promise<PasswordHash> {
 }
 
 export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
-  const hash = await scryptAsync(password, Buffer.from(stored.salt, 'hex'), 32, { N: stored.N, r: stored.r, p: stored.p, maxmem: 64 * 1024 * 1024 });
+  const hash = await scryptAsync(password, Buffer.from(stored.salt, 'hex'), 32, {
+    N: stored.N,
+    r: stored.r,
+    p: stored.p,
+    maxmem: 64 * 1024 * 1024,
+  });
   return sameHash(hash.toString('hex'), stored.hash);
 }

@@ -22,7 +22,10 @@ function normalizePrefixes(list: readonly string[]): string[] {
 
 /** Each user's agents, over the store shared with the CLI: changes apply without a restart. */
 export class AgentStore {
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   list(user: string): Promise<Agent[]> {
     return this.store.agents.list(user);
@@ -42,8 +45,16 @@ export class AgentStore {
    * Creates the agent or changes the given fields of an existing one. `mustExist` makes it
    * an update only (`quire agent set`). Read and write default to the whole vault.
    */
-  async put(user: string, name: string, input: AgentInput, options: { mustExist?: boolean; mustNotExist?: boolean } = {}): Promise<{ agent: Agent; created: boolean }> {
-    if (!AGENT_NAME.test(name)) throw new QuireError('INVALID_REQUEST', 'Agent names are 1-39 characters: lower-case letters, digits, "-" and "_"', { field: 'name' });
+  async put(
+    user: string,
+    name: string,
+    input: AgentInput,
+    options: { mustExist?: boolean; mustNotExist?: boolean } = {},
+  ): Promise<{ agent: Agent; created: boolean }> {
+    if (!AGENT_NAME.test(name))
+      throw new QuireError('INVALID_REQUEST', 'Agent names are 1-39 characters: lower-case letters, digits, "-" and "_"', {
+        field: 'name',
+      });
     const read = input.read && normalizePrefixes(input.read);
     const write = input.write && normalizePrefixes(input.write);
     const existing = await this.get(user, name);

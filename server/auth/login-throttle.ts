@@ -15,8 +15,7 @@ export const SIGNIN_LIMITS: ThrottleLimits = { perAccountAddress: 5, perAddress:
 const WRONG = 'Wrong username or password.';
 
 export type SignInResult =
-  | { ok: true; user: string }
-  | { ok: false; username: string; status: 401 | 429; message: string; retryAfter?: number };
+  { ok: true; user: string } | { ok: false; username: string; status: 401 | 429; message: string; retryAfter?: number };
 
 function tooMany(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);

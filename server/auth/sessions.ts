@@ -12,7 +12,10 @@ export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
  * password from a sign-in link can end every session of a user.
  */
 export class SessionStore {
-  constructor(private readonly store: Store, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async create(user: string): Promise<{ token: string; session: Session }> {
     const token = newToken(SESSION_PREFIX);

@@ -10,7 +10,10 @@ export const SIGNIN_LINK_LIFETIME_MS = 24 * 60 * 60_000;
  * Stored hashed; a link works once and for a day.
  */
 export class SigninLinks {
-  constructor(private readonly store: Store, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A new token for the user; earlier unused links of the same user stop working. */
   async create(user: string): Promise<string> {

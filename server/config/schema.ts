@@ -25,8 +25,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
  * `quire serve` (--data, --host, --port, --base-url) win over their variables.
  */
 export const envSchema = z.object({
-  QUIRE_DATA: variable(z.string(), { default: './data', doc: "Where accounts, keys and the users' vaults live (git repos under vaults/<user>/)." }),
-  HOST: variable(z.string(), { default: '127.0.0.1', doc: 'Address to listen on. Keep 127.0.0.1 behind a reverse proxy; 0.0.0.0 to listen on all interfaces.' }),
+  QUIRE_DATA: variable(z.string(), {
+    default: './data',
+    doc: "Where accounts, keys and the users' vaults live (git repos under vaults/<user>/).",
+  }),
+  HOST: variable(z.string(), {
+    default: '127.0.0.1',
+    doc: 'Address to listen on. Keep 127.0.0.1 behind a reverse proxy; 0.0.0.0 to listen on all interfaces.',
+  }),
   PORT: variable(integer(0, 65535), { default: '8787', doc: 'Port to listen on.' }),
   QUIRE_TRUST_PROXY: variable(trustProxy(), {
     example: 'loopback',
@@ -36,13 +42,22 @@ export const envSchema = z.object({
     example: 'https://quire.example.com',
     doc: 'Public URL clients use to reach this server (no trailing slash). Used in OAuth metadata, the MCP resource identifier and printed links. Defaults to http://HOST:PORT.',
   }),
-  QUIRE_AUTH_URL: variable(httpUrl(), { example: 'https://quire.example.com', doc: 'Where the browser OAuth pages live, if not on the base URL.' }),
-  QUIRE_ACCOUNT_URL: variable(httpUrl(), { example: 'https://quire.example.com/account', doc: 'The account area. Defaults to {QUIRE_BASE_URL}/account.' }),
+  QUIRE_AUTH_URL: variable(httpUrl(), {
+    example: 'https://quire.example.com',
+    doc: 'Where the browser OAuth pages live, if not on the base URL.',
+  }),
+  QUIRE_ACCOUNT_URL: variable(httpUrl(), {
+    example: 'https://quire.example.com/account',
+    doc: 'The account area. Defaults to {QUIRE_BASE_URL}/account.',
+  }),
   QUIRE_PLANS_FILE: variable(z.string(), {
     example: './plans.json',
     doc: 'JSON file whose entries replace or add plans by name: { "team": { "rest": true, "mcp": true, "limits": { "sync": 600, "read": 600, "write": 120, "expensive": 20 } } }',
   }),
-  QUIRE_MAX_PAGE_BYTES: variable(integer(1024, 64 * 1024 * 1024), { default: String(1024 * 1024), doc: 'Largest page accepted, in bytes (1 MiB).' }),
+  QUIRE_MAX_PAGE_BYTES: variable(integer(1024, 64 * 1024 * 1024), {
+    default: String(1024 * 1024),
+    doc: 'Largest page accepted, in bytes (1 MiB).',
+  }),
   QUIRE_LOG_LEVEL: variable(oneOf(LOG_LEVELS), {
     default: 'info',
     doc: `Least severe log level written to stdout as JSON lines (${LOG_LEVELS.join(', ')}). info writes one line per request.`,
@@ -51,10 +66,22 @@ export const envSchema = z.object({
     default: 'true',
     doc: 'Watch vault folders and commit edits made directly in them (Obsidian, an editor, a sync tool). Set to false for API-only deployments (no folder watches at all).',
   }),
-  QUIRE_WATCH_SETTLE_MS: variable(integer(0, 60_000), { default: String(DEFAULT_TIMING.watchQuietMs), doc: 'Quiet time after the last change in a vault folder before committing it: quick edits become one commit.' }),
-  QUIRE_WATCH_STABLE_MS: variable(integer(0, 60_000), { default: String(DEFAULT_TIMING.watchStabilityMs), doc: 'A changed file is committed only once its modification time is at least this old (it has settled).' }),
-  QUIRE_WATCH_IDLE_MS: variable(integer(1000, 24 * 60 * 60_000), { default: String(DEFAULT_TIMING.watchIdleMs), doc: 'A vault nobody used for this long stops being watched (its folder watches are freed); the next use scans it for edits made meanwhile.' }),
-  QUIRE_INDEX_PERSIST_MS: variable(integer(0, 60 * 60_000), { default: String(DEFAULT_TIMING.indexPersistDelayMs), doc: 'Quiet time after a commit before the search index is written to disk (data/index/<user>/).' }),
+  QUIRE_WATCH_SETTLE_MS: variable(integer(0, 60_000), {
+    default: String(DEFAULT_TIMING.watchQuietMs),
+    doc: 'Quiet time after the last change in a vault folder before committing it: quick edits become one commit.',
+  }),
+  QUIRE_WATCH_STABLE_MS: variable(integer(0, 60_000), {
+    default: String(DEFAULT_TIMING.watchStabilityMs),
+    doc: 'A changed file is committed only once its modification time is at least this old (it has settled).',
+  }),
+  QUIRE_WATCH_IDLE_MS: variable(integer(1000, 24 * 60 * 60_000), {
+    default: String(DEFAULT_TIMING.watchIdleMs),
+    doc: 'A vault nobody used for this long stops being watched (its folder watches are freed); the next use scans it for edits made meanwhile.',
+  }),
+  QUIRE_INDEX_PERSIST_MS: variable(integer(0, 60 * 60_000), {
+    default: String(DEFAULT_TIMING.indexPersistDelayMs),
+    doc: 'Quiet time after a commit before the search index is written to disk (data/index/<user>/).',
+  }),
   QUIRE_LLM_BASE_URL: variable(httpUrl(), {
     example: 'https://api.openai.com/v1',
     doc: 'Optional OpenAI-compatible chat endpoint for generated answers in `ask` (without it, answers are extractive: passages from your pages, cited). Set together with QUIRE_LLM_MODEL.',
@@ -65,7 +92,10 @@ export const envSchema = z.object({
     example: 'text-embedding-3-small',
     doc: 'Optional OpenAI-compatible embeddings model for `similar` (pages alike in meaning, not just in words). Pages are embedded in the background, once per version, and kept under data/index/<user>/ (about 6 KB a page for 1536 dimensions).',
   }),
-  QUIRE_EMBEDDINGS_BASE_URL: variable(httpUrl(), { example: 'https://api.openai.com/v1', doc: 'The embeddings endpoint. Defaults to QUIRE_LLM_BASE_URL.' }),
+  QUIRE_EMBEDDINGS_BASE_URL: variable(httpUrl(), {
+    example: 'https://api.openai.com/v1',
+    doc: 'The embeddings endpoint. Defaults to QUIRE_LLM_BASE_URL.',
+  }),
   QUIRE_EMBEDDINGS_API_KEY: variable(z.string(), { example: '', doc: 'Key for the embeddings endpoint. Defaults to QUIRE_LLM_API_KEY.' }),
 });
 

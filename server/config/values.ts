@@ -9,7 +9,8 @@ import { parseTrustProxy } from '../http/trust-proxy.js';
 export function integer(min: number, max: number) {
   return z.string().transform((raw, ctx) => {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) ctx.addIssue({ code: 'custom', message: `must be an integer from ${min} to ${max}: ${raw}` });
+    if (!Number.isInteger(n) || n < min || n > max)
+      ctx.addIssue({ code: 'custom', message: `must be an integer from ${min} to ${max}: ${raw}` });
     return n;
   });
 }

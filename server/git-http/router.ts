@@ -78,7 +78,13 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
 }
 
 /** Authenticates, then runs `handle`; QuireErrors become their status with a plain-text message. */
-async function serve(req: Request, res: Response, resolve: GitHttpOptions['resolve'], log: Log, handle: (gitdir: string) => Promise<void>): Promise<void> {
+async function serve(
+  req: Request,
+  res: Response,
+  resolve: GitHttpOptions['resolve'],
+  log: Log,
+  handle: (gitdir: string) => Promise<void>,
+): Promise<void> {
   try {
     const { gitdir } = await resolve(req);
     await handle(gitdir);
@@ -109,10 +115,14 @@ async function start(res: Response, input: Parameters<typeof startUploadPack>[0]
 /** Streams git's output as the response and stops git if the response closes first. */
 function pipeOut(child: ChildProcess, res: Response, log: Log): void {
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { if (stderr.length < 4096) stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4096) stderr += chunk.toString();
+  });
   child.stdout!.pipe(res);
   // SIGKILL: upload-pack only reads, so there is nothing for it to clean up.
-  res.on('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+  res.on('close', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   child.on('exit', (code) => {
     if (code) log.warn({ code, stderr: stderr.trim() }, 'git upload-pack failed');
   });

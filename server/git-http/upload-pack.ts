@@ -9,12 +9,25 @@ const PROTOCOL = /^[A-Za-z0-9=:,._-]{1,256}$/;
  * point git at other repositories), plus the client's Git-Protocol header. Resolves once
  * the process runs; rejects with ENOENT when the binary is missing.
  */
-export function startUploadPack(input: { gitBinary: string; gitdir: string; advertise: boolean; protocol?: string }): Promise<ChildProcess> {
+export function startUploadPack(input: {
+  gitBinary: string;
+  gitdir: string;
+  advertise: boolean;
+  protocol?: string;
+}): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
   if (input.protocol && PROTOCOL.test(input.protocol)) env.GIT_PROTOCOL = input.protocol;
   // Proposals live on refs/quire/*: server bookkeeping, not part of the vault a clone gets.
-  const args = ['-c', 'uploadpack.hideRefs=refs/quire', 'upload-pack', '--stateless-rpc', ...(input.advertise ? ['--advertise-refs'] : []), '--strict', input.gitdir];
+  const args = [
+    '-c',
+    'uploadpack.hideRefs=refs/quire',
+    'upload-pack',
+    '--stateless-rpc',
+    ...(input.advertise ? ['--advertise-refs'] : []),
+    '--strict',
+    input.gitdir,
+  ];
   const child = spawn(input.gitBinary, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));

@@ -22,8 +22,12 @@ function surfaceOf(path: string, accountPath: string): Surface {
 
 function errorPage(error: QuireError, status: number, accountPath: string): string {
   const title = status >= 500 ? 'Something went wrong' : status === 404 ? 'Not found' : 'That request cannot be answered';
-  return renderShell({ title, narrow: true, body: html`<div class="card"><h1>${title}</h1><p>${error.message}</p>
-<p class="muted small">Error code: ${error.code}</p><p><a href="${accountPath}/">Go to your account</a></p></div>` });
+  return renderShell({
+    title,
+    narrow: true,
+    body: html`<div class="card"><h1>${title}</h1><p>${error.message}</p>
+<p class="muted small">Error code: ${error.code}</p><p><a href="${accountPath}/">Go to your account</a></p></div>`,
+  });
 }
 
 function answer(res: Response, surface: Surface, error: QuireError, accountPath: string): void {
@@ -34,7 +38,11 @@ function answer(res: Response, surface: Surface, error: QuireError, accountPath:
       return sendError(res, error);
     case 'mcp':
       // JSON-RPC's own codes, with ours in `data` as tool results carry it.
-      return void res.status(status).json({ jsonrpc: '2.0', error: { code: internal ? -32603 : -32600, message: error.message, data: { code: error.code } }, id: null });
+      return void res.status(status).json({
+        jsonrpc: '2.0',
+        error: { code: internal ? -32603 : -32600, message: error.message, data: { code: error.code } },
+        id: null,
+      });
     case 'oauth':
       return void res.status(status).json({ error: internal ? 'server_error' : 'invalid_request', error_description: error.message });
     case 'git':

@@ -25,12 +25,15 @@ export function refuseMalformedUrl(pagePrefixes: readonly string[]): RequestHand
     const query = mark === -1 ? '' : url.slice(mark + 1);
     if (!decodes(path)) {
       const page = pagePrefixes.some((prefix) => path.startsWith(prefix));
-      return next(page
-        ? new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the URL are not valid UTF-8')
-        : new QuireError('INVALID_REQUEST', 'The URL path has %-escapes that are not valid UTF-8'));
+      return next(
+        page
+          ? new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the URL are not valid UTF-8')
+          : new QuireError('INVALID_REQUEST', 'The URL path has %-escapes that are not valid UTF-8'),
+      );
     }
     const bad = query.split('&').filter((pair) => !decodes(pair));
-    if (bad.some((pair) => pair.startsWith('path='))) return next(new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the query are not valid UTF-8'));
+    if (bad.some((pair) => pair.startsWith('path=')))
+      return next(new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the query are not valid UTF-8'));
     if (bad.length) return next(new QuireError('INVALID_REQUEST', 'The URL query has %-escapes that are not valid UTF-8'));
     next();
   };

@@ -30,7 +30,9 @@ export function parseTrustProxy(value: string | undefined, problems: string[]): 
   const entries = raw.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isProxyAddress(entry));
   if (bad.length) {
-    problems.push(`must be true, a hop count, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal: ${bad.map((entry) => entry || '(empty)').join(', ')}`);
+    problems.push(
+      `must be true, a hop count, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal: ${bad.map((entry) => entry || '(empty)').join(', ')}`,
+    );
   }
   return entries;
 }

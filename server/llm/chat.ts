@@ -16,7 +16,11 @@ export async function generateAnswer(llm: LlmConfig, question: string, passages:
       model: llm.model,
       temperature: 0.2,
       messages: [
-        { role: 'system', content: 'Answer the question using only the numbered passages from the user\'s notes. Cite passages as [n]. If they do not answer it, say so.' },
+        {
+          role: 'system',
+          content:
+            "Answer the question using only the numbered passages from the user's notes. Cite passages as [n]. If they do not answer it, say so.",
+        },
         { role: 'user', content: `Passages:\n${context}\n\nQuestion: ${question}` },
       ],
     }),

@@ -24,7 +24,8 @@ export function embedder(config: LlmConfig): Embed {
       }
       vectors[at] = Float32Array.from(item.embedding as number[]);
     });
-    if (data.length !== texts.length || vectors.some((v) => !v)) throw new Error(`embeddings endpoint returned ${data.length} vectors for ${texts.length} texts`);
+    if (data.length !== texts.length || vectors.some((v) => !v))
+      throw new Error(`embeddings endpoint returned ${data.length} vectors for ${texts.length} texts`);
     return vectors;
   };
 }

@@ -10,7 +10,10 @@ export type { Logger };
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   // No pid/hostname on every line; levels by name and times in ISO, for a reader with grep.
-  return pino({ level, base: undefined, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
+  return pino(
+    { level, base: undefined, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    destination,
+  );
 }
 
 /** An error for a log line: its stack only (which includes the message), never its other fields. */

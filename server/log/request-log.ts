@@ -42,16 +42,19 @@ export function requestLog(log: Logger): RequestHandler {
     const route = watchRoute(req);
     res.once('close', () => {
       const credential = req.credential;
-      log.info({
-        method: req.method,
-        route: route() ?? null,
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-        user: credential?.user ?? null,
-        credential: credential ? KIND[credential.kind] : 'none',
-        // The client left before the answer was complete: `status` is what was meant, not sent.
-        ...(res.writableFinished ? {} : { aborted: true }),
-      }, 'request');
+      log.info(
+        {
+          method: req.method,
+          route: route() ?? null,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+          user: credential?.user ?? null,
+          credential: credential ? KIND[credential.kind] : 'none',
+          // The client left before the answer was complete: `status` is what was meant, not sent.
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request',
+      );
     });
     next();
   };

@@ -55,7 +55,8 @@ export function credentialsPresent(resourceMetadataUrl: string): RequestHandler 
       if (!header) return unauthorized(res, `Bearer resource_metadata="${resourceMetadataUrl}"`, 'Authentication required');
       return next();
     }
-    const challenge = (description: string) => `Bearer error="invalid_request", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`;
+    const challenge = (description: string) =>
+      `Bearer error="invalid_request", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`;
     if (header) {
       const description = 'Send credentials in one place: the Authorization header or ?token=, not both';
       res.setHeader('WWW-Authenticate', challenge(description));

@@ -8,9 +8,10 @@ import { callTool, mcpOperations, toolDefinition } from './tools.js';
 
 export const SERVER_INFO = { name: 'quire', title: 'Quire', version: '0.1.0' };
 
-const INSTRUCTIONS = 'Quire is the user\'s knowledge vault: markdown pages in a git repository. '
-  + 'Read before you edit, and pass the page hash back as base_hash so you never overwrite a change you have not seen. '
-  + 'Use capture for quick notes. Failures carry a stable code in structuredContent (e.g. CONFLICT, INSUFFICIENT_SCOPE, RATE_LIMITED).';
+const INSTRUCTIONS =
+  "Quire is the user's knowledge vault: markdown pages in a git repository. " +
+  'Read before you edit, and pass the page hash back as base_hash so you never overwrite a change you have not seen. ' +
+  'Use capture for quick notes. Failures carry a stable code in structuredContent (e.g. CONFLICT, INSUFFICIENT_SCOPE, RATE_LIMITED).';
 
 /**
  * A fresh protocol server for one HTTP request (the transport is stateless), bound to the
@@ -18,7 +19,12 @@ const INSTRUCTIONS = 'Quire is the user\'s knowledge vault: markdown pages in a 
  * `McpServer` validates arguments itself before the handler runs: that would bypass the
  * order of `invoke` (plan, rate limit, scope, then schema) and lose our error codes.
  */
-export function createMcpServer(services: Services, catalog: readonly AnyOperation[], credential: Credential, onRate?: (rate: RateState) => void): Server {
+export function createMcpServer(
+  services: Services,
+  catalog: readonly AnyOperation[],
+  credential: Credential,
+  onRate?: (rate: RateState) => void,
+): Server {
   const ops = new Map(mcpOperations(catalog).map((op) => [op.name, op]));
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...ops.values()].map(toolDefinition) }));

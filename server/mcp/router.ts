@@ -80,7 +80,11 @@ export function mcpRouter(options: McpRouterOptions): Router {
     // Same allowance as REST: a maximal page, JSON-escaped, inside a JSON-RPC envelope.
     express.json({ limit: maxPageBytes * 6 + 65536 }),
     credentialsPresent(metadataUrl),
-    requireBearerAuth({ verifier: credentialVerifier(options.services, options.oauth, resource), resourceMetadataUrl: metadataUrl, expectedResource: new URL(resource) }),
+    requireBearerAuth({
+      verifier: credentialVerifier(options.services, options.oauth, resource),
+      resourceMetadataUrl: metadataUrl,
+      expectedResource: new URL(resource),
+    }),
     handlePost(options),
   );
   router.all('/mcp', methodNotAllowed);

@@ -34,7 +34,13 @@ function asStructured(value: unknown): Record<string, unknown> {
  * validation are exactly those of REST. Every Quire failure becomes an `isError` result
  * whose structured content carries the same `{ code, message, ...details }` as a REST body.
  */
-export async function callTool(services: Services, op: AnyOperation, credential: Credential, args: unknown, onRate?: (rate: RateState) => void): Promise<CallToolResult> {
+export async function callTool(
+  services: Services,
+  op: AnyOperation,
+  credential: Credential,
+  args: unknown,
+  onRate?: (rate: RateState) => void,
+): Promise<CallToolResult> {
   try {
     const { result } = await invoke(services, op, credential, 'mcp', args, onRate);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: asStructured(result) };

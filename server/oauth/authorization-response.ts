@@ -8,4 +8,3 @@ export function authorizationResponse(redirectUri: string, issuer: string, param
   url.searchParams.set('iss', issuer);
   return url.href;
 }
-

@@ -1,6 +1,11 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { InvalidClientError, InvalidRequestError, OAuthError, UnsupportedResponseTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  InvalidClientError,
+  InvalidRequestError,
+  OAuthError,
+  UnsupportedResponseTypeError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -21,12 +26,16 @@ function redirectUriFor(client: OAuthClientInformationFull, requested: string | 
     if (client.redirect_uris.length === 1) return client.redirect_uris[0];
     throw new InvalidRequestError('redirect_uri is required: this client registered several');
   }
-  if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, registered))) throw new InvalidRequestError('redirect_uri is not registered for this client');
+  if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, registered)))
+    throw new InvalidRequestError('redirect_uri is not registered for this client');
   return requested;
 }
 
 /** Everything the SDK's handler checked, with the same errors; scope and resource are the provider's. */
-async function authorizationRequest(provider: OAuthServerProvider, params: Params): Promise<[OAuthClientInformationFull, AuthorizationParams]> {
+async function authorizationRequest(
+  provider: OAuthServerProvider,
+  params: Params,
+): Promise<[OAuthClientInformationFull, AuthorizationParams]> {
   const clientId = single(params, 'client_id');
   if (!clientId) throw new InvalidRequestError('client_id is required');
   const client = await provider.clientsStore.getClient(clientId);
@@ -39,13 +48,16 @@ async function authorizationRequest(provider: OAuthServerProvider, params: Param
   const scope = single(params, 'scope');
   const resource = single(params, 'resource');
   if (resource !== undefined && !URL.canParse(resource)) throw new InvalidRequestError('resource must be an absolute URL');
-  return [client, {
-    redirectUri,
-    codeChallenge,
-    state: single(params, 'state'),
-    scopes: scope ? scope.split(' ') : [],
-    ...(resource !== undefined ? { resource: new URL(resource) } : {}),
-  }];
+  return [
+    client,
+    {
+      redirectUri,
+      codeChallenge,
+      state: single(params, 'state'),
+      scopes: scope ? scope.split(' ') : [],
+      ...(resource !== undefined ? { resource: new URL(resource) } : {}),
+    },
+  ];
 }
 
 /**
@@ -58,7 +70,13 @@ export function authorizeHandler(provider: OAuthServerProvider): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
   // Each request holds a pending sign-in: one address may not crowd out everyone else's.
-  router.use(rateLimit({ windowMs: 15 * 60_000, limit: 100, handler: (_req, res) => sendPage(res, 429, errorPage('Too many authorization requests. Wait a few minutes and try again.')) }));
+  router.use(
+    rateLimit({
+      windowMs: 15 * 60_000,
+      limit: 100,
+      handler: (_req, res) => sendPage(res, 429, errorPage('Too many authorization requests. Wait a few minutes and try again.')),
+    }),
+  );
   const handle = async (req: Request, res: Response) => {
     try {
       const [client, params] = await authorizationRequest(provider, (req.method === 'POST' ? req.body : req.query) ?? {});
@@ -68,8 +86,12 @@ export function authorizeHandler(provider: OAuthServerProvider): Router {
       sendPage(res, 400, refusedRequestPage(error.errorCode, error.message));
     }
   };
-  router.route('/').get(handle).post(handle).all((_req, res) => {
-    res.set('Allow', 'GET, POST').status(405).end();
-  });
+  router
+    .route('/')
+    .get(handle)
+    .post(handle)
+    .all((_req, res) => {
+      res.set('Allow', 'GET, POST').status(405).end();
+    });
   return router;
 }

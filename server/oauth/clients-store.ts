@@ -41,7 +41,8 @@ export class OAuthClients implements OAuthRegisteredClientsStore {
   async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
     const { client_id: clientId, client_id_issued_at: issuedAt } = client as OAuthClientInformationFull;
     if (!client.redirect_uris.length) throw new CustomOAuthError('invalid_redirect_uri', 'At least one redirect URI is required');
-    if (client.redirect_uris.length > MAX_REDIRECT_URIS) throw new CustomOAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs`);
+    if (client.redirect_uris.length > MAX_REDIRECT_URIS)
+      throw new CustomOAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs`);
     client.redirect_uris.forEach(checkRedirectUri);
     // RFC 7591 §3.2.1 lets the server replace requested metadata: public client, code grant only.
     const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = client;

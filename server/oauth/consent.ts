@@ -21,7 +21,11 @@ export class ConsentFlow {
   private readonly pending = new PendingAuthorizations();
   private readonly secure: boolean;
 
-  constructor(private readonly services: Services, private readonly grants: OAuthGrants, private readonly issuer: string) {
+  constructor(
+    private readonly services: Services,
+    private readonly grants: OAuthGrants,
+    private readonly issuer: string,
+  ) {
     this.secure = services.config.authUrl.startsWith('https:');
   }
 
@@ -41,7 +45,13 @@ export class ConsentFlow {
       challenge: params.codeChallenge,
       resource,
     });
-    res.cookie(this.cookieName(pending), pending.csrf, { httpOnly: true, sameSite: 'strict', secure: this.secure, path: COOKIE_PATH, maxAge: 10 * 60_000 });
+    res.cookie(this.cookieName(pending), pending.csrf, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.secure,
+      path: COOKIE_PATH,
+      maxAge: 10 * 60_000,
+    });
     sendPage(res, 200, signInPage(this.view(pending, 'login')));
   }
 
@@ -69,7 +79,16 @@ export class ConsentFlow {
       return sendPage(res, 403, errorPage('Your plan does not include MCP access.'));
     }
     pending.user = username;
-    sendPage(res, 200, consentPage({ ...this.view(pending, 'consent'), user: username, scopes: pending.scopes, agents: (await this.services.agents.list(username)).map((a) => a.name) }));
+    sendPage(
+      res,
+      200,
+      consentPage({
+        ...this.view(pending, 'consent'),
+        user: username,
+        scopes: pending.scopes,
+        agents: (await this.services.agents.list(username)).map((a) => a.name),
+      }),
+    );
   }
 
   private async consent(req: Request, res: Response): Promise<void> {
@@ -82,11 +101,19 @@ export class ConsentFlow {
     const scopes = pending.scopes.filter((s) => ticked.includes(s));
     if (req.body.decision !== 'approve' || scopes.length === 0) {
       const description = scopes.length === 0 && req.body.decision === 'approve' ? 'No scope was approved' : 'The user denied access';
-      return res.redirect(302, authorizationResponse(pending.redirect_uri, this.issuer, { error: 'access_denied', error_description: description, state: pending.state }));
+      return res.redirect(
+        302,
+        authorizationResponse(pending.redirect_uri, this.issuer, {
+          error: 'access_denied',
+          error_description: description,
+          state: pending.state,
+        }),
+      );
     }
     // "Act as me" or one of the user's agents: the agent's path rules then bound every call.
     const actAs = String(req.body.act_as ?? '');
-    if (actAs && !(await this.services.agents.get(pending.user, actAs))) return sendPage(res, 400, errorPage('That agent no longer exists.'));
+    if (actAs && !(await this.services.agents.get(pending.user, actAs)))
+      return sendPage(res, 400, errorPage('That agent no longer exists.'));
     const code = await this.grants.issueCode({
       client_id: pending.client_id,
       client_name: pending.client_name,

@@ -31,7 +31,11 @@ export interface VerifiedAccess {
 export class OAuthGrants {
   private readonly lastTouch = new Map<string, number>();
 
-  constructor(private readonly store: Store, private readonly now: () => number = Date.now, private readonly log: Log = silentLog) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+    private readonly log: Log = silentLog,
+  ) {}
 
   async issueCode(request: CodeRequest): Promise<string> {
     const code = newToken(CODE_PREFIX);
@@ -52,8 +56,10 @@ export class OAuthGrants {
     const record = await this.store.grants.code(hash, clientId, this.now());
     if (!record) throw new InvalidGrantError('Unknown or expired authorization code');
     if (record.grant_id) return this.replayed(record.grant_id, CODE_REPLAYED);
-    if (redirectUri !== undefined && redirectUri !== record.redirect_uri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
-    if (resource !== undefined && resource !== record.resource) throw new InvalidTargetError('resource does not match the authorization request');
+    if (redirectUri !== undefined && redirectUri !== record.redirect_uri)
+      throw new InvalidGrantError('redirect_uri does not match the authorization request');
+    if (resource !== undefined && resource !== record.resource)
+      throw new InvalidTargetError('resource does not match the authorization request');
     const grant: OAuthGrant = {
       id: `grant_${randomBytes(8).toString('hex')}`,
       user: record.user,
@@ -74,7 +80,8 @@ export class OAuthGrants {
   async refresh(clientId: string, refreshToken: string, scopes: string[] | undefined, resource: string | undefined): Promise<OAuthTokens> {
     const hash = hashSecret(refreshToken);
     const found = await this.store.grants.token(hash, this.now());
-    if (!found || found.token.kind !== 'refresh' || found.grant.client_id !== clientId) throw new InvalidGrantError('Unknown, expired or revoked refresh token');
+    if (!found || found.token.kind !== 'refresh' || found.grant.client_id !== clientId)
+      throw new InvalidGrantError('Unknown, expired or revoked refresh token');
     const { token, grant } = found;
     if (token.rotated) return this.replayed(grant.id, REFRESH_REPLAYED);
     if (resource !== undefined && resource !== grant.resource) throw new InvalidTargetError('resource does not match the grant');
@@ -123,7 +130,13 @@ export class OAuthGrants {
     const refresh = newToken(REFRESH_PREFIX);
     const now = this.now();
     return {
-      tokens: { access_token: access, token_type: 'Bearer', expires_in: LIFETIME_MS.access / 1000, refresh_token: refresh, scope: scopes.join(' ') },
+      tokens: {
+        access_token: access,
+        token_type: 'Bearer',
+        expires_in: LIFETIME_MS.access / 1000,
+        refresh_token: refresh,
+        scope: scopes.join(' '),
+      },
       records: [
         { hash: hashSecret(access), kind: 'access', grant_id: grant.id, scopes, expires_at: now + LIFETIME_MS.access },
         { hash: hashSecret(refresh), kind: 'refresh', grant_id: grant.id, scopes: grant.scopes, expires_at: now + LIFETIME_MS.refresh },
@@ -136,7 +149,8 @@ export class OAuthGrants {
     const now = this.now();
     if (now - (this.lastTouch.get(grantId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastTouch.set(grantId, now);
-    this.store.grants.touch(grantId, new Date(now).toISOString())
+    this.store.grants
+      .touch(grantId, new Date(now).toISOString())
       .catch((err: Error) => this.log.warn({ err: err.message }, 'could not record OAuth grant use'));
   }
 }

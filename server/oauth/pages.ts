@@ -25,7 +25,9 @@ function hidden(view: RequestView): SafeHtml {
 }
 
 export function signInPage(view: RequestView & { error?: string; username?: string }): string {
-  return layout('Sign in', html`
+  return layout(
+    'Sign in',
+    html`
 <p class="muted small">Quire</p>
 <h1>Sign in to connect ${view.clientName}</h1>
 <p class="muted">${view.clientName} (returning to ${view.redirectHost}) wants to use your Quire vault.</p>
@@ -35,7 +37,8 @@ ${hidden(view)}
 <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${view.username ?? ''}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`);
+</form>`,
+  );
 }
 
 function actAsChoice(agents: readonly string[]) {
@@ -45,7 +48,9 @@ function actAsChoice(agents: readonly string[]) {
 }
 
 export function consentPage(view: RequestView & { user: string; scopes: readonly McpScope[]; agents: readonly string[] }): string {
-  return layout('Allow access', html`
+  return layout(
+    'Allow access',
+    html`
 <h1>Allow ${view.clientName} to use your vault?</h1>
 <p>Signed in as <strong>${view.user}</strong>. After you decide, you return to <strong>${view.redirectHost}</strong>.</p>
 <form method="post" action="${view.action}">
@@ -56,15 +61,22 @@ ${view.scopes.map((scope) => html`<label class="check"><input type="checkbox" na
 ${actAsChoice(view.agents)}
 <p class="muted">Only the boxes you leave ticked are granted. You can disconnect the app at any time.</p>
 <div class="row"><button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></div>
-</form>`);
+</form>`,
+  );
 }
 
 export function errorPage(message: string): string {
-  return layout('Cannot continue', html`<h1>Cannot continue</h1><p class="error" role="alert">${message}</p><p class="muted">Go back to the app and connect again.</p>`);
+  return layout(
+    'Cannot continue',
+    html`<h1>Cannot continue</h1><p class="error" role="alert">${message}</p><p class="muted">Go back to the app and connect again.</p>`,
+  );
 }
 
 /** An authorization request refused before the user saw who asked: told here, not to the app. */
 export function refusedRequestPage(code: string, description: string): string {
-  return layout('Request refused', html`<h1>This connection request cannot be used</h1><p class="error" role="alert">${description}</p>
-<p class="muted">Error <code>${code}</code>. Nothing was shared, and this server does not send you on to the app's address. If you trust the app, let its makers know; otherwise just close this page.</p>`);
+  return layout(
+    'Request refused',
+    html`<h1>This connection request cannot be used</h1><p class="error" role="alert">${description}</p>
+<p class="muted">Error <code>${code}</code>. Nothing was shared, and this server does not send you on to the app's address. If you trust the app, let its makers know; otherwise just close this page.</p>`,
+  );
 }

@@ -35,7 +35,13 @@ export class QuireOAuthProvider implements OAuthServerProvider {
     return this.grants.codeChallenge(client.client_id, code);
   }
 
-  exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+  exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     return this.grants.exchangeCode(client.client_id, code, redirectUri, audienceFor(resource, this.services.config.baseUrl));
   }
 
@@ -46,7 +52,8 @@ export class QuireOAuthProvider implements OAuthServerProvider {
   /** An access token as the `Credential` every operation understands (`extra.credential`). */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const access = await this.grants.verifyAccess(token);
-    if (!access || !(await this.services.accounts.user(access.grant.user))) throw new InvalidTokenError('Unknown, expired or revoked access token');
+    if (!access || !(await this.services.accounts.user(access.grant.user)))
+      throw new InvalidTokenError('Unknown, expired or revoked access token');
     const { grant } = access;
     const credential: Credential = {
       kind: 'oauth',

@@ -38,7 +38,11 @@ const folders = (prefixes: readonly string[]) => prefixes.map((p) => p || '(whol
 function checkPaths(agent: Agent, paths: readonly string[]): void {
   const outside = paths.filter((p) => !withinPrefixes(p, agent.write) || !withinPrefixes(p, agent.read));
   if (outside.length) {
-    throw forbidden(agent, `Agent ${agent.name} may only write under ${folders(agent.write)}, and only where it may read (${folders(agent.read)}); ${outside.join(', ')} is outside`, { paths: outside, write: agent.write, read: agent.read });
+    throw forbidden(
+      agent,
+      `Agent ${agent.name} may only write under ${folders(agent.write)}, and only where it may read (${folders(agent.read)}); ${outside.join(', ')} is outside`,
+      { paths: outside, write: agent.write, read: agent.read },
+    );
   }
 }
 
@@ -54,15 +58,24 @@ async function boundAgent(agents: AgentStore, user: string, name: string): Promi
  * input is parsed: owner-only and whole-vault operations, the agent's mode, and its write
  * prefixes (within its read prefixes). Returns the read predicate handlers must filter through.
  */
-export async function agentAccess(agents: AgentStore, op: AnyOperation, credential: Credential, input: Record<string, unknown>): Promise<AgentAccess> {
+export async function agentAccess(
+  agents: AgentStore,
+  op: AnyOperation,
+  credential: Credential,
+  input: Record<string, unknown>,
+): Promise<AgentAccess> {
   if (!credential.agent) return { visible: EVERYTHING };
   const agent = await boundAgent(agents, credential.user, credential.agent);
   if (op.ownerOnly) throw forbidden(agent, `${op.name} is for the vault owner only; agent ${agent.name} cannot call it`);
-  if (op.wholeVault && !readsWholeVault(agent)) throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
+  if (op.wholeVault && !readsWholeVault(agent))
+    throw forbidden(agent, `${op.name} needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
   if (op.scope !== 'read' && agent.mode === 'read') throw forbidden(agent, `Agent ${agent.name} is read-only; ${op.name} is refused`);
   // Every operation beyond reading, not only those that name paths (rebuild_index names none), except proposing.
   if (op.scope !== 'read' && agent.mode === 'propose' && !op.proposes) {
-    throw forbidden(agent, `Agent ${agent.name} may not write directly: send the change with create_proposal (POST /vault/proposals) for the owner to approve`);
+    throw forbidden(
+      agent,
+      `Agent ${agent.name} may not write directly: send the change with create_proposal (POST /vault/proposals) for the owner to approve`,
+    );
   }
   checkPaths(agent, [...(op.writes?.(input) ?? []), ...(op.proposes?.(input) ?? [])]);
   return { agent, visible: (path) => withinPrefixes(path, agent.read) };
@@ -75,5 +88,6 @@ export async function agentAccess(agents: AgentStore, op: AnyOperation, credenti
 export async function checkWholeVault(agents: AgentStore, credential: Credential): Promise<void> {
   if (!credential.agent) return;
   const agent = await boundAgent(agents, credential.user, credential.agent);
-  if (!readsWholeVault(agent)) throw forbidden(agent, `Cloning needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
+  if (!readsWholeVault(agent))
+    throw forbidden(agent, `Cloning needs read access to the whole vault; agent ${agent.name} reads only ${agent.read.join(', ')}`);
 }

@@ -22,7 +22,8 @@ export const listAgents = defineOp({
 
 export const putAgent = defineOp({
   name: 'put_agent',
-  description: 'Create or replace an agent: its mode (read, propose or write), read prefixes (default: the whole vault) and write prefixes (default: the whole vault).',
+  description:
+    'Create or replace an agent: its mode (read, propose or write), read prefixes (default: the whole vault) and write prefixes (default: the whole vault).',
   scope: 'write',
   bucket: 'write',
   input: z.object({
@@ -44,7 +45,7 @@ export const putAgent = defineOp({
 
 export const deleteAgent = defineOp({
   name: 'delete_agent',
-  description: 'Delete an agent. Keys bound to it stop working (they never fall back to the owner\'s rights).',
+  description: "Delete an agent. Keys bound to it stop working (they never fall back to the owner's rights).",
   scope: 'write',
   bucket: 'write',
   input: z.object({ name: agentName }),

@@ -47,22 +47,33 @@ export const askOp = defineOp({
 
 export const similarPages = defineOp({
   name: 'similar_pages',
-  description: 'Pages most similar to a given page (path) or to a piece of text (text): by meaning when an embeddings model is configured, else by shared distinctive terms. `mode` says which.',
+  description:
+    'Pages most similar to a given page (path) or to a piece of text (text): by meaning when an embeddings model is configured, else by shared distinctive terms. `mode` says which.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ path: pagePath.optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
+  input: z
+    .object({ path: pagePath.optional(), text: z.string().min(1).max(100_000).optional(), limit: limit(100, 10) })
     .refine((v) => (v.path === undefined) !== (v.text === undefined), { message: 'give exactly one of path or text', path: ['path'] }),
   rest: { method: 'get', path: '/vault/similar' },
   mcp: { title: 'Similar pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx, input) => {
     const { index, indexedCommit } = ctx.vault.knowledge;
     const target = input.path !== undefined ? { path: visiblePath(ctx, input.path) } : { text: input.text! };
-    const terms = () => ({ results: similar(index, target, input.limit, ctx.visible), mode: 'terms' as const, indexed_commit: indexedCommit });
+    const terms = () => ({
+      results: similar(index, target, input.limit, ctx.visible),
+      mode: 'terms' as const,
+      indexed_commit: indexedCommit,
+    });
     const { embeddings } = ctx.vault;
     if (!embeddings) return terms();
     const coverage = { ...embeddings.coverage(ctx.visible), ...(embeddings.lastError ? { error: embeddings.lastError } : {}) };
     try {
-      return { results: await embeddings.similar(target, input.limit, ctx.visible), mode: 'embeddings' as const, embeddings: coverage, indexed_commit: indexedCommit };
+      return {
+        results: await embeddings.similar(target, input.limit, ctx.visible),
+        mode: 'embeddings' as const,
+        embeddings: coverage,
+        indexed_commit: indexedCommit,
+      };
     } catch (err) {
       if (err instanceof QuireError) throw err;
       // Similar pages still answer when the model does not: by shared terms.

@@ -7,7 +7,8 @@ const commitId = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character comm
 
 export const recentChanges = defineOp({
   name: 'recent_changes',
-  description: 'The change log: commits after `since` (oldest first, each with actor, message and the pages added, modified or deleted). Pass the returned cursor as the next since. Without since, a device continues from its last acknowledged cursor; otherwise you get a snapshot of every current page.',
+  description:
+    'The change log: commits after `since` (oldest first, each with actor, message and the pages added, modified or deleted). Pass the returned cursor as the next since. Without since, a device continues from its last acknowledged cursor; otherwise you get a snapshot of every current page.',
   scope: 'read',
   bucket: 'sync',
   input: z.object({ since: commitId.optional(), limit: limit(1000, 100) }),
@@ -29,7 +30,7 @@ export const ackChanges = defineOp({
   input: z.object({ cursor: commitId }),
   rest: { method: 'post', path: '/vault/changes/ack' },
   mcp: null,
-  restOnly: 'Acknowledgements move a device key\'s sync cursor; MCP clients are not devices.',
+  restOnly: "Acknowledgements move a device key's sync cursor; MCP clients are not devices.",
   handler: async (ctx, input) => {
     if (!ctx.credential.device || ctx.credential.kind !== 'api_key') {
       throw new QuireError('DEVICE_ONLY', 'Only device keys (quire key create … --device) acknowledge change-log cursors');
@@ -40,7 +41,9 @@ export const ackChanges = defineOp({
     }
     const previous = (await ctx.services.usage.get(ctx.credential.id)).cursor;
     if (previous && previous !== input.cursor && !(await vault.isAncestor(previous, input.cursor))) {
-      throw new QuireError('CURSOR_REGRESSION', `The device already acknowledged ${previous}, which is newer`, { current_cursor: previous });
+      throw new QuireError('CURSOR_REGRESSION', `The device already acknowledged ${previous}, which is newer`, {
+        current_cursor: previous,
+      });
     }
     const usage = await ctx.services.usage.setCursor(ctx.credential.id, input.cursor);
     return { cursor: usage.cursor, acknowledged_at: usage.cursor_at };

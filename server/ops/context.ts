@@ -20,7 +20,9 @@ function visiblePages(ctx: OpContext): string[] {
 
 function callerLines(ctx: OpContext): string[] {
   const scopes = [...ctx.credential.capabilities].sort().join(', ');
-  const lines = [`- Signed in as \`${ctx.user}\` with ${ctx.credential.kind === 'oauth' ? 'the app' : 'the key'} "${ctx.credential.label}"; scopes: ${scopes}.`];
+  const lines = [
+    `- Signed in as \`${ctx.user}\` with ${ctx.credential.kind === 'oauth' ? 'the app' : 'the key'} "${ctx.credential.label}"; scopes: ${scopes}.`,
+  ];
   const { agent } = ctx;
   if (!agent) return [...lines, '- You act as the vault owner: every folder is readable and writable within your scopes.'];
   const folders = (list: string[]) => (list.length ? list.map((p) => (p ? `\`${p}\`` : 'the whole vault')).join(', ') : 'nothing');
@@ -28,13 +30,16 @@ function callerLines(ctx: OpContext): string[] {
     ...lines,
     `- You act as agent \`${agent.name}\` in \`${agent.mode}\` mode${agent.description ? ` (${agent.description})` : ''}.`,
     `- You can read ${folders(agent.read)}; other pages do not exist for you.`,
-    agent.mode === 'read' ? '- You cannot change anything.' : `- You can ${agent.mode === 'write' ? 'write' : 'propose changes to'} ${folders(agent.write)}.`,
+    agent.mode === 'read'
+      ? '- You cannot change anything.'
+      : `- You can ${agent.mode === 'write' ? 'write' : 'propose changes to'} ${folders(agent.write)}.`,
   ];
 }
 
 export const guide = defineOp({
   name: 'guide',
-  description: 'Read this first: how this vault is organised (the owner\'s GUIDE.md, folders, tags, conventions such as the capture/ inbox), what you may read and write, and how to use the tools well.',
+  description:
+    "Read this first: how this vault is organised (the owner's GUIDE.md, folders, tags, conventions such as the capture/ inbox), what you may read and write, and how to use the tools well.",
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -60,12 +65,19 @@ export const guide = defineOp({
 
 export const contextPack = defineOp({
   name: 'context_pack',
-  description: 'A markdown bundle of what the vault knows about a topic, within a token budget: the guide\'s summary, then the most relevant pages (whole or excerpted) with their linked pages\' titles. Each page is labelled with its path and hash: pass that hash as base_hash when you edit it.',
+  description:
+    "A markdown bundle of what the vault knows about a topic, within a token budget: the guide's summary, then the most relevant pages (whole or excerpted) with their linked pages' titles. Each page is labelled with its path and hash: pass that hash as base_hash when you edit it.",
   scope: 'read',
   bucket: 'read',
   input: z.object({
     topic: z.string().min(1).max(500),
-    max_tokens: z.coerce.number().int().min(200).max(100_000).default(4000).describe('Budget for the whole pack (estimated: 4 ASCII characters or 1 other character per token)'),
+    max_tokens: z.coerce
+      .number()
+      .int()
+      .min(200)
+      .max(100_000)
+      .default(4000)
+      .describe('Budget for the whole pack (estimated: 4 ASCII characters or 1 other character per token)'),
     paths: z.array(z.string().max(4096)).max(20).optional().describe('Pages to include first, before the most relevant ones'),
   }),
   rest: { method: 'post', path: '/vault/context' },

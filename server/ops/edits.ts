@@ -13,7 +13,13 @@ const encoder = new TextEncoder();
 const EDIT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
 
 /** One page's read-modify-write (Pages.edit), held to the page size limit. */
-async function editPage(ctx: OpContext, path: string, expected: string | null | undefined, edit: (current: string | undefined) => string, subject: string) {
+async function editPage(
+  ctx: OpContext,
+  path: string,
+  expected: string | null | undefined,
+  edit: (current: string | undefined) => string,
+  subject: string,
+) {
   const { page, commit, created } = await ctx.vault.pages.edit(ctx.author, { path, baseHash: expected, subject }, (current) => {
     const next = edit(current);
     checkSize(ctx, next);
@@ -44,7 +50,8 @@ export const readPages = defineOp({
 
 export const pageOutline = defineOp({
   name: 'page_outline',
-  description: 'The headings of a page with their levels and line ranges (start_line..end_line, 1-based, inclusive), to read or patch one section.',
+  description:
+    'The headings of a page with their levels and line ranges (start_line..end_line, 1-based, inclusive), to read or patch one section.',
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath }),
@@ -67,38 +74,62 @@ export const pageOutline = defineOp({
 
 export const appendToPage = defineOp({
   name: 'append_to_page',
-  description: 'Append text to the end of a page, or to the end of one heading\'s section. Creates the page if it does not exist (without heading). Good for logs, journals and running lists.',
+  description:
+    "Append text to the end of a page, or to the end of one heading's section. Creates the page if it does not exist (without heading). Good for logs, journals and running lists.",
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, text: z.string().min(1), heading: z.string().min(1).max(500).optional(), base_hash: baseHash }),
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/append' },
   mcp: { title: 'Append to page', annotations: EDIT },
-  handler: (ctx, input) => editPage(ctx, normalizePagePath(input.path), input.base_hash, (current) => {
-    if (current === undefined && input.heading) throw new QuireError('NOT_FOUND', `No page at ${input.path} to append under "${input.heading}"`);
-    return appendText(current ?? '', input.text, input.heading);
-  }, 'Append to'),
+  handler: (ctx, input) =>
+    editPage(
+      ctx,
+      normalizePagePath(input.path),
+      input.base_hash,
+      (current) => {
+        if (current === undefined && input.heading)
+          throw new QuireError('NOT_FOUND', `No page at ${input.path} to append under "${input.heading}"`);
+        return appendText(current ?? '', input.text, input.heading);
+      },
+      'Append to',
+    ),
 });
 
 export const patchPage = defineOp({
   name: 'patch_page',
-  description: 'Change part of a page: replace the body of one heading\'s section (heading) or one exact text span that occurs once (find). Requires base_hash from read_page.',
+  description:
+    "Change part of a page: replace the body of one heading's section (heading) or one exact text span that occurs once (find). Requires base_hash from read_page.",
   scope: 'write',
   bucket: 'write',
-  input: z.object({
-    path: pagePath,
-    heading: z.string().min(1).max(500).optional(),
-    find: z.string().min(1).optional(),
-    replace: z.string(),
-    base_hash: blobHash.describe('The hash of the page version you read'),
-  }).refine((v) => (v.heading === undefined) !== (v.find === undefined), { message: 'give exactly one of heading or find', path: ['heading'] }),
+  input: z
+    .object({
+      path: pagePath,
+      heading: z.string().min(1).max(500).optional(),
+      find: z.string().min(1).optional(),
+      replace: z.string(),
+      base_hash: blobHash.describe('The hash of the page version you read'),
+    })
+    .refine((v) => (v.heading === undefined) !== (v.find === undefined), {
+      message: 'give exactly one of heading or find',
+      path: ['heading'],
+    }),
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/patch' },
   mcp: { title: 'Patch page', annotations: EDIT },
-  handler: (ctx, input) => editPage(ctx, normalizePagePath(input.path), input.base_hash, (current) => {
-    const text = current ?? '';
-    return input.heading !== undefined ? replaceSection(text, input.heading, input.replace) : replaceSpan(text, input.find!, input.replace);
-  }, 'Patch'),
+  handler: (ctx, input) =>
+    editPage(
+      ctx,
+      normalizePagePath(input.path),
+      input.base_hash,
+      (current) => {
+        const text = current ?? '';
+        return input.heading !== undefined
+          ? replaceSection(text, input.heading, input.replace)
+          : replaceSpan(text, input.find!, input.replace);
+      },
+      'Patch',
+    ),
 });
 
 export const movePageOp = defineOp({
@@ -119,10 +150,19 @@ export const movePageOp = defineOp({
     const assertWritable = (paths: string[]) => {
       const outside = agent ? paths.filter((p) => !withinPrefixes(p, agent.write)) : [];
       if (agent && outside.length) {
-        throw new QuireError('AGENT_FORBIDDEN', `Moving ${from} rewrites links in pages agent ${agent.name} may not write`, { agent: agent.name, paths: outside });
+        throw new QuireError('AGENT_FORBIDDEN', `Moving ${from} rewrites links in pages agent ${agent.name} may not write`, {
+          agent: agent.name,
+          paths: outside,
+        });
       }
     };
     const visible = seesWholeVault(agent) ? undefined : ctx.visible;
-    return movePage(ctx.vault.pages, ctx.vault.knowledge.graph, ctx.author, { from, to, baseHash: input.base_hash }, { assertWritable, visible });
+    return movePage(
+      ctx.vault.pages,
+      ctx.vault.knowledge.graph,
+      ctx.author,
+      { from, to, baseHash: input.base_hash },
+      { assertWritable, visible },
+    );
   },
 });

@@ -27,7 +27,10 @@ export const exportVault = defineOp({
       } catch (err) {
         // The client went away: nothing to answer. Anything else after headers: cut the stream.
         if (abort.signal.aborted) return;
-        if (res.headersSent) { res.destroy(err as Error); return; }
+        if (res.headersSent) {
+          res.destroy(err as Error);
+          return;
+        }
         throw err;
       }
     },

@@ -5,7 +5,8 @@ import { lintReport } from './knowledge.js';
 
 export const health = defineOp({
   name: 'vault_health',
-  description: 'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
+  description:
+    'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -27,9 +28,10 @@ export const health = defineOp({
       status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? 'ok' : 'degraded',
       index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: [...knowledge.metas.keys()].filter(ctx.visible).length },
       external_edits: { pending: uncommitted?.length ?? null, skipped: (state?.skipped ?? []).filter((s) => ctx.visible(s.path)) },
-      watcher: state && whole
-        ? { watching: state.watching, folders: state.folders, last_commit: state.lastCommit ?? null, last_error: state.lastError ?? null }
-        : { watching: state?.watching ?? false },
+      watcher:
+        state && whole
+          ? { watching: state.watching, folders: state.folders, last_commit: state.lastCommit ?? null, last_error: state.lastError ?? null }
+          : { watching: state?.watching ?? false },
       git: {
         head,
         branch: 'main',

@@ -25,7 +25,9 @@ export async function checkPlan(services: Services, credential: Credential, surf
   const user = await services.accounts.requireUser(credential.user);
   const plan = services.config.plans[user.plan];
   if (!plan || !plan[surface]) {
-    throw new QuireError('PLAN_REQUIRED', `The ${user.plan} plan does not include ${surface === 'rest' ? 'the REST API' : 'MCP'} access`, { plan: user.plan });
+    throw new QuireError('PLAN_REQUIRED', `The ${user.plan} plan does not include ${surface === 'rest' ? 'the REST API' : 'MCP'} access`, {
+      plan: user.plan,
+    });
   }
   return plan;
 }
@@ -35,7 +37,14 @@ export async function checkPlan(services: Services, credential: Credential, surf
  * schema, the agent's permissions, then the handler. A RATE_LIMITED error carries the
  * state so adapters can still report the headers; every other outcome returns it.
  */
-export async function invoke(services: Services, op: AnyOperation, credential: Credential, surface: Surface, raw: unknown, onRate?: (rate: RateState) => void): Promise<Invocation> {
+export async function invoke(
+  services: Services,
+  op: AnyOperation,
+  credential: Credential,
+  surface: Surface,
+  raw: unknown,
+  onRate?: (rate: RateState) => void,
+): Promise<Invocation> {
   const plan = await checkPlan(services, credential, surface);
   const rate = await services.limiter.consume(credential.user, op.bucket, plan);
   onRate?.(rate);
@@ -47,16 +56,19 @@ export async function invoke(services: Services, op: AnyOperation, credential: C
   if (!parsed.success) throw invalidInput(parsed.error);
   const { agent, visible } = await agentAccess(services.agents, op, credential, parsed.data);
   const vault = await services.vaults.get(credential.user);
-  const result = await op.handler({
-    user: credential.user,
-    credential,
-    author: authorFor(credential),
-    vault,
-    config: services.config,
-    services,
-    surface,
-    agent,
-    visible,
-  }, parsed.data);
+  const result = await op.handler(
+    {
+      user: credential.user,
+      credential,
+      author: authorFor(credential),
+      vault,
+      config: services.config,
+      services,
+      surface,
+      agent,
+      visible,
+    },
+    parsed.data,
+  );
   return { result, rate };
 }

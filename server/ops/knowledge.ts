@@ -12,12 +12,16 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 export function lintReport(ctx: OpContext) {
   const { knowledge } = ctx.vault;
-  return { ...lint(knowledge.metas, knowledge.graph, { maxPageBytes: ctx.config.maxPageBytes, visible: ctx.visible }), indexed_commit: knowledge.indexedCommit };
+  return {
+    ...lint(knowledge.metas, knowledge.graph, { maxPageBytes: ctx.config.maxPageBytes, visible: ctx.visible }),
+    indexed_commit: knowledge.indexedCommit,
+  };
 }
 
 export const search = defineOp({
   name: 'search',
-  description: 'Full-text search over page titles, bodies, tags and paths, best first, with snippets (matches in **bold**). Supports "exact phrases", prefix* terms, and suggests spellings for unknown words. Filter by folder (prefix) or tag.',
+  description:
+    'Full-text search over page titles, bodies, tags and paths, best first, with snippets (matches in **bold**). Supports "exact phrases", prefix* terms, and suggests spellings for unknown words. Filter by folder (prefix) or tag.',
   scope: 'read',
   bucket: 'read',
   input: z.object({
@@ -28,17 +32,19 @@ export const search = defineOp({
   }),
   rest: { method: 'get', path: '/vault/search' },
   mcp: { title: 'Search the vault', annotations: READ_ONLY },
-  handler: async (ctx, input) => ctx.vault.knowledge.search(input.q, {
-    limit: input.limit,
-    prefix: input.prefix ? normalizePrefix(input.prefix) : undefined,
-    tag: input.tag?.replace(/^#/, ''),
-    visible: ctx.visible,
-  }),
+  handler: async (ctx, input) =>
+    ctx.vault.knowledge.search(input.q, {
+      limit: input.limit,
+      prefix: input.prefix ? normalizePrefix(input.prefix) : undefined,
+      tag: input.tag?.replace(/^#/, ''),
+      visible: ctx.visible,
+    }),
 });
 
 export const graph = defineOp({
   name: 'graph',
-  description: 'The link graph: pages as nodes (with in/out link counts), links as edges, and unresolved links. Give path (and depth) for the neighbourhood of one page.',
+  description:
+    'The link graph: pages as nodes (with in/out link counts), links as edges, and unresolved links. Give path (and depth) for the neighbourhood of one page.',
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath.optional(), depth: z.coerce.number().int().min(0).max(MAX_GRAPH_DEPTH).optional() }),
@@ -67,7 +73,8 @@ export const backlinks = defineOp({
 
 export const lintOp = defineOp({
   name: 'lint',
-  description: 'Check the vault for problems: broken links, orphan pages, empty pages, duplicate titles, invalid frontmatter, case-only path collisions and oversize pages.',
+  description:
+    'Check the vault for problems: broken links, orphan pages, empty pages, duplicate titles, invalid frontmatter, case-only path collisions and oversize pages.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -78,7 +85,8 @@ export const lintOp = defineOp({
 
 export const statsOp = defineOp({
   name: 'vault_stats',
-  description: 'Vault statistics: pages, words, links, unresolved links, tags with counts, pages per top folder, commits and size on disk (commits and size only for callers that read the whole vault).',
+  description:
+    'Vault statistics: pages, words, links, unresolved links, tags with counts, pages per top folder, commits and size on disk (commits and size only for callers that read the whole vault).',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),

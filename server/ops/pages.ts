@@ -15,7 +15,9 @@ export function visiblePath(ctx: OpContext, raw: string): string {
 export function checkSize(ctx: OpContext, content: string): void {
   const bytes = Buffer.byteLength(content);
   if (bytes > ctx.config.maxPageBytes) {
-    throw new QuireError('PAYLOAD_TOO_LARGE', `Page is ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`, { limit: ctx.config.maxPageBytes });
+    throw new QuireError('PAYLOAD_TOO_LARGE', `Page is ${bytes} bytes; the limit is ${ctx.config.maxPageBytes}`, {
+      limit: ctx.config.maxPageBytes,
+    });
   }
 }
 
@@ -42,12 +44,14 @@ export const listPages = defineOp({
   }),
   rest: { method: 'get', path: '/vault/pages' },
   mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
-  handler: (ctx, input) => ctx.vault.pages.list({ prefix: normalizePrefix(input.prefix), limit: input.limit, cursor: input.cursor, visible: ctx.visible }),
+  handler: (ctx, input) =>
+    ctx.vault.pages.list({ prefix: normalizePrefix(input.prefix), limit: input.limit, cursor: input.cursor, visible: ctx.visible }),
 });
 
 export const writePage = defineOp({
   name: 'write_page',
-  description: 'Create or replace a whole page. Give base_hash (from read_page) to avoid overwriting someone else\'s edit: a mismatch fails with CONFLICT and the current hash; base_hash null creates only if the page does not exist.',
+  description:
+    "Create or replace a whole page. Give base_hash (from read_page) to avoid overwriting someone else's edit: a mismatch fails with CONFLICT and the current hash; base_hash null creates only if the page does not exist.",
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash }),
@@ -80,7 +84,8 @@ export const deletePage = defineOp({
 
 export const capturePage = defineOp({
   name: 'capture',
-  description: 'Save a quick note, clipping or idea as a new page under capture/ (named by date and title). Use this instead of write_page for inbox-style notes.',
+  description:
+    'Save a quick note, clipping or idea as a new page under capture/ (named by date and title). Use this instead of write_page for inbox-style notes.',
   scope: 'capture',
   bucket: 'write',
   input: z.object({

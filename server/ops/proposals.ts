@@ -5,23 +5,26 @@ import { defineOp, type OpContext } from './operation.js';
 import { checkSize } from './pages.js';
 import { baseHash, pagePath } from './schemas.js';
 
-const OWNER_ONLY = 'Approving and rejecting is the owner\'s decision: REST with an owner key or the account area, never an assistant';
+const OWNER_ONLY = "Approving and rejecting is the owner's decision: REST with an owner key or the account area, never an assistant";
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 
 const proposalId = z.string().regex(/^[0-9a-z-]{1,64}$/, 'a proposal id as create_proposal returned it');
 
-const change = z.object({
-  path: pagePath,
-  content: z.string().optional().describe('The whole new content of the page'),
-  delete: z.literal(true).optional().describe('Delete the page instead'),
-  base_hash: baseHash,
-}).refine((c) => (c.content === undefined) !== (c.delete === undefined), 'give either content or delete: true');
+const change = z
+  .object({
+    path: pagePath,
+    content: z.string().optional().describe('The whole new content of the page'),
+    delete: z.literal(true).optional().describe('Delete the page instead'),
+    base_hash: baseHash,
+  })
+  .refine((c) => (c.content === undefined) !== (c.delete === undefined), 'give either content or delete: true');
 
 const proposals = (ctx: OpContext) => ctx.vault.proposals;
 
 export const createProposal = defineOp({
   name: 'create_proposal',
-  description: 'Propose changes for the vault owner to review and approve, instead of writing directly (the way for a propose-mode agent to change pages). Each change gives a path and either the whole new content or delete: true; pass base_hash from read_page so approval detects edits made since. Returns the pending proposal with its id.',
+  description:
+    'Propose changes for the vault owner to review and approve, instead of writing directly (the way for a propose-mode agent to change pages). Each change gives a path and either the whole new content or delete: true; pass base_hash from read_page so approval detects edits made since. Returns the pending proposal with its id.',
   scope: 'write',
   bucket: 'write',
   input: z.object({
@@ -52,7 +55,8 @@ export const listProposals = defineOp({
 
 export const getProposal = defineOp({
   name: 'get_proposal',
-  description: 'One proposal with a unified diff per page against the page as it is now, and whether it still applies: clean, merge (the page moved but the edits do not overlap) or conflict.',
+  description:
+    'One proposal with a unified diff per page against the page as it is now, and whether it still applies: clean, merge (the page moved but the edits do not overlap) or conflict.',
   scope: 'read',
   bucket: 'read',
   input: z.object({ id: proposalId }),
@@ -63,7 +67,8 @@ export const getProposal = defineOp({
 
 export const approveProposal = defineOp({
   name: 'approve_proposal',
-  description: 'Apply a pending proposal as one commit on main. Fails with CONFLICT (and each conflicting path\'s current hash) if a page moved under an overlapping edit; the proposal then stays pending.',
+  description:
+    "Apply a pending proposal as one commit on main. Fails with CONFLICT (and each conflicting path's current hash) if a page moved under an overlapping edit; the proposal then stays pending.",
   scope: 'write',
   bucket: 'write',
   input: z.object({ id: proposalId }),

@@ -9,11 +9,16 @@ export const pagePath = z.string().max(4096).describe('Vault-relative page path,
 /** A git blob SHA-1 as returned in `hash`. */
 export const blobHash = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character hex blob hash');
 
-export const baseHash = z.union([blobHash, z.null()]).optional()
+export const baseHash = z
+  .union([blobHash, z.null()])
+  .optional()
   .describe('The page hash your edit is based on: a hash (must match the current page), null (page must not exist) or omitted (overwrite)');
 
 /** A folder filter; handlers pass it through `normalizePrefix`, so both spellings name one folder. */
-export const folderPrefix = z.string().max(1024).optional()
+export const folderPrefix = z
+  .string()
+  .max(1024)
+  .optional()
   .describe('A folder: "notes" and "notes/" both mean the folder notes/ and its subfolders; omitted, the whole vault');
 
 export const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);

@@ -5,7 +5,8 @@ import { defineOp } from './operation.js';
 
 export const whoami = defineOp({
   name: 'whoami',
-  description: 'Who you are in this vault: the user, your credential and its scopes, the agent you act as (its mode and read/write folders), the plan and how much of each rate limit is left.',
+  description:
+    'Who you are in this vault: the user, your credential and its scopes, the agent you act as (its mode and read/write folders), the plan and how much of each rate limit is left.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -22,7 +23,9 @@ export const whoami = defineOp({
       scopes: [...credential.capabilities].sort(),
       agent: agent ? { name: agent.name, description: agent.description, mode: agent.mode, read: agent.read, write: agent.write } : null,
       plan: { name: planName, rest: plan.rest, mcp: plan.mcp, limits: plan.limits },
-      rate_limits: Object.fromEntries(rates.map((r) => [r.bucket, { limit: r.limit, remaining: r.remaining, reset_seconds: r.resetSeconds }])),
+      rate_limits: Object.fromEntries(
+        rates.map((r) => [r.bucket, { limit: r.limit, remaining: r.remaining, reset_seconds: r.resetSeconds }]),
+      ),
     };
   },
 });

@@ -34,7 +34,9 @@ export class RateLimiter {
     const { hits, resetSeconds } = await this.windows(bucket).hit(user);
     if (hits > limit) {
       throw new QuireError('RATE_LIMITED', `Rate limit of ${limit} ${bucket} requests per minute reached; retry in ${resetSeconds}s`, {
-        bucket, limit, retry_after: resetSeconds,
+        bucket,
+        limit,
+        retry_after: resetSeconds,
       });
     }
     return { bucket, limit, remaining: limit - hits, resetSeconds };

@@ -13,7 +13,8 @@ function authenticate(services: Services): RequestHandler {
   return async (req, _res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"'));
-    if (!looksLikeApiKey(token)) return next(new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only'));
+    if (!looksLikeApiKey(token))
+      return next(new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only'));
     const credential = await credentialForKey(services, token);
     if (!credential) return next(new QuireError('UNAUTHENTICATED', 'Unknown or revoked API key'));
     req.credential = credential;

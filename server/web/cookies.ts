@@ -23,7 +23,10 @@ export function sameSecret(a: string, b: string): boolean {
 
 /** Cookie settings of one browser area (its path, and Secure when it is served over https). */
 export class CookieJar {
-  constructor(private readonly path: string, private readonly secure: boolean) {}
+  constructor(
+    private readonly path: string,
+    private readonly secure: boolean,
+  ) {}
 
   set(res: Response, name: string, value: string, options: { sameSite: 'lax' | 'strict'; maxAgeMs?: number }): void {
     const cookie: CookieOptions = { httpOnly: true, sameSite: options.sameSite, secure: this.secure, path: this.path };

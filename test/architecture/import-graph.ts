@@ -22,11 +22,16 @@ export function importGraph(folders: string[]): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const file of folders.flatMap(tsFilesUnder)) {
     const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-    graph.set(file, importedFiles.map(({ fileName }) => {
-      if (!fileName.startsWith('.')) return fileName;
-      const target = relative(ROOT, join(ROOT, dirname(file), fileName)).split('\\').join('/');
-      return target.replace(/\.js$/, '.ts');
-    }));
+    graph.set(
+      file,
+      importedFiles.map(({ fileName }) => {
+        if (!fileName.startsWith('.')) return fileName;
+        const target = relative(ROOT, join(ROOT, dirname(file), fileName))
+          .split('\\')
+          .join('/');
+        return target.replace(/\.js$/, '.ts');
+      }),
+    );
   }
   return graph;
 }

@@ -4,7 +4,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { tempDir } from './temp-dir.js';
 
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
 export interface TestBrowser {

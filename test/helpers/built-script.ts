@@ -15,7 +15,19 @@ export function builtScript(entry: string): string {
   let out = built.get(entry);
   if (!out) {
     const outdir = join(ROOT, 'node_modules/.cache/quire-test-build', String(process.pid));
-    buildSync({ entryPoints: [join(ROOT, entry)], outdir, outbase: ROOT, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'error', outExtension: { '.js': '.mjs' } });
+    buildSync({
+      entryPoints: [join(ROOT, entry)],
+      outdir,
+      outbase: ROOT,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+      outExtension: { '.js': '.mjs' },
+    });
     out = join(outdir, relative(ROOT, entry).replace(/\.ts$/, '.mjs'));
     built.set(entry, out);
   }

@@ -31,7 +31,13 @@ export async function startTestServer(env: Record<string, string> = {}, tweak: (
       await accounts.addUser(user, opts.plan ?? 'personal');
       await running.services.vaults.get(user);
     }
-    const { key: value } = await accounts.createKey({ user, name: opts.name ?? `${scope}-${++n}`, scope, device: opts.device, agent: opts.agent });
+    const { key: value } = await accounts.createKey({
+      user,
+      name: opts.name ?? `${scope}-${++n}`,
+      scope,
+      device: opts.device,
+      agent: opts.agent,
+    });
     return value;
   };
   const api: TestServer['api'] = (path, init = {}) => {

@@ -5,7 +5,6 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { cli } from '../helpers/built-script.js';
 
-
 describe('quire CLI', function () {
   this.timeout(30_000);
   let server: TestServer;
@@ -15,7 +14,8 @@ describe('quire CLI', function () {
   });
   afterEach(() => server.stop());
 
-  const quire = (...args: string[]) => execFileSync(process.execPath, cli(...args, '--data', server.dataDir), { encoding: 'utf8', input: '' });
+  const quire = (...args: string[]) =>
+    execFileSync(process.execPath, cli(...args, '--data', server.dataDir), { encoding: 'utf8', input: '' });
 
   it('manages users and keys that a running server honours without a restart', async () => {
     expect(quire('user', 'add', 'dana', '--plan', 'pro')).to.match(/created user dana/);
@@ -37,13 +37,20 @@ describe('quire CLI', function () {
   });
 
   it('fails with a clear message and non-zero exit on bad input', () => {
-    const unknownPlan = spawnSync(process.execPath, cli('user', 'add', 'erin', '--plan', 'gold', '--data', server.dataDir), { encoding: 'utf8' });
+    const unknownPlan = spawnSync(process.execPath, cli('user', 'add', 'erin', '--plan', 'gold', '--data', server.dataDir), {
+      encoding: 'utf8',
+    });
     expect(unknownPlan.status).to.equal(2);
     expect(unknownPlan.stderr).to.match(/unknown plan "gold"/);
-    const noUser = spawnSync(process.execPath, cli('key', 'create', 'ghost', '--name', 'k', '--scope', 'read', '--data', server.dataDir), { encoding: 'utf8' });
+    const noUser = spawnSync(process.execPath, cli('key', 'create', 'ghost', '--name', 'k', '--scope', 'read', '--data', server.dataDir), {
+      encoding: 'utf8',
+    });
     expect(noUser.status).to.equal(1);
     expect(noUser.stdout).to.equal('');
-    const badConfig = spawnSync(process.execPath, cli('user', 'list', '--data', server.dataDir), { encoding: 'utf8', env: { ...process.env, PORT: 'abc', QUIRE_BASE_URL: 'nope' } });
+    const badConfig = spawnSync(process.execPath, cli('user', 'list', '--data', server.dataDir), {
+      encoding: 'utf8',
+      env: { ...process.env, PORT: 'abc', QUIRE_BASE_URL: 'nope' },
+    });
     expect(badConfig.status).to.equal(1);
     expect(badConfig.stderr).to.include('PORT must be an integer').and.include('QUIRE_BASE_URL is not a URL');
   });
@@ -57,12 +64,17 @@ describe('quire CLI', function () {
 
   it('writes the database at the same time as the running server without losing either side', async () => {
     quire('user', 'add', 'hal');
-    const run = (name: string) => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, cli('key', 'create', 'hal', '--name', name, '--scope', 'read', '--data', server.dataDir), { stdio: 'ignore' });
-      child.on('exit', resolve);
-    });
+    const run = (name: string) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, cli('key', 'create', 'hal', '--name', name, '--scope', 'read', '--data', server.dataDir), {
+          stdio: 'ignore',
+        });
+        child.on('exit', resolve);
+      });
     const fromCli = Promise.all(['c1', 'c2', 'c3'].map(run));
-    const fromServer = Promise.all(Array.from({ length: 40 }, (_, i) => server.services.accounts.createKey({ user: 'hal', name: `s${i}`, scope: 'read' })));
+    const fromServer = Promise.all(
+      Array.from({ length: 40 }, (_, i) => server.services.accounts.createKey({ user: 'hal', name: `s${i}`, scope: 'read' })),
+    );
     const [codes] = await Promise.all([fromCli, fromServer]);
     expect(codes).to.deep.equal([0, 0, 0]);
     expect((await server.services.accounts.keys('hal')).length).to.equal(43);
@@ -85,7 +97,9 @@ describe('quire CLI on a fresh data folder', function () {
     const data = join(dir.path, 'not-yet');
     const { QUIRE_BASE_URL: _base, QUIRE_ACCOUNT_URL: _account, ...env } = process.env;
     const out = execFileSync(process.execPath, cli('user', 'add', 'ida', '--data', data), { encoding: 'utf8', env });
-    expect(out).to.match(/created user ida/).and.match(/\n {2}http:\/\/127\.0\.0\.1:8787\/account\/welcome\?token=qsl_/);
+    expect(out)
+      .to.match(/created user ida/)
+      .and.match(/\n {2}http:\/\/127\.0\.0\.1:8787\/account\/welcome\?token=qsl_/);
     expect(execFileSync(process.execPath, cli('user', 'list', '--data', data), { encoding: 'utf8', env })).to.match(/^ida\tpersonal\t/m);
   });
 });

@@ -13,7 +13,8 @@ import { call, mcpClient } from '../server/mcp/mcp-client.js';
  * projects/ holds "zanzibar", one typo away from it.
  */
 const SEED: Record<string, string> = {
-  'secret/zanzibarite-mine.md': '---\ntags: [zanzibarite]\n---\n# Zanzibarite mine\n\nThe zanzibarite lode. See [[zanzibarite-notes]], [[alpha]] and [[zanzibarite-gone]].\n',
+  'secret/zanzibarite-mine.md':
+    '---\ntags: [zanzibarite]\n---\n# Zanzibarite mine\n\nThe zanzibarite lode. See [[zanzibarite-notes]], [[alpha]] and [[zanzibarite-gone]].\n',
   'secret/zanzibarite-notes.md': '# Zanzibarite notes\n\nzanzibarite zanzibarite #zanzibarite/raw\n',
   'secret/treasure.md': '# Treasure\n\nzanzibarite\n',
   'secret/x.md': '# Draft\n\nTo be filed.\n',
@@ -120,7 +121,13 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
   });
 
   it('names nothing hidden over MCP either: search, changes, health', async () => {
-    for (const [name, input] of [['search', { q: 'zanzibarit' }], ['recent_changes', {}], ['recent_changes', { since: first }], ['vault_health', {}], ['vault_stats', {}]] as const) {
+    for (const [name, input] of [
+      ['search', { q: 'zanzibarit' }],
+      ['recent_changes', {}],
+      ['recent_changes', { since: first }],
+      ['vault_health', {}],
+      ['vault_stats', {}],
+    ] as const) {
       const result = await call(mcp, name, input);
       expect(result.isError, name).to.not.equal(true);
       expect(leaks(result), `${name} → ${JSON.stringify(result).slice(0, 400)}`).to.deep.equal([]);
@@ -148,17 +155,27 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
   it('treats a link to a hidden page like a link to no page in lint, graph and stats', async () => {
     const lint = (await as(agent, opNamed('lint'), {})).body;
     const broken = lint.findings.filter((f: { rule: string; path: string }) => f.rule === 'broken-link' && f.path === 'projects/alpha.md');
-    expect(broken.map((f: { message: string }) => f.message)).to.deep.equal(['[[nowhere]] matches no page', '[[treasure]] matches no page']);
+    expect(broken.map((f: { message: string }) => f.message)).to.deep.equal([
+      '[[nowhere]] matches no page',
+      '[[treasure]] matches no page',
+    ]);
     const graph = (await as(agent, opNamed('graph'), {})).body;
-    expect(graph.unresolved).to.deep.equal([{ source: 'projects/alpha.md', target: 'nowhere' }, { source: 'projects/alpha.md', target: 'treasure' }]);
+    expect(graph.unresolved).to.deep.equal([
+      { source: 'projects/alpha.md', target: 'nowhere' },
+      { source: 'projects/alpha.md', target: 'treasure' },
+    ]);
     expect((await as(agent, opNamed('vault_stats'), {})).body).to.include({ pages: 3, unresolved_links: 2 });
   });
 
-  it('shows the owner\'s move out of secret/ with its commit, time and actor but not its message', async () => {
+  it("shows the owner's move out of secret/ with its commit, time and actor but not its message", async () => {
     const ownerView = (await as(owner, opNamed('recent_changes'), { since: first })).body.changes.at(-1);
     expect(ownerView).to.include({ commit: move.commit, message: 'Move secret/x.md to projects/y.md' });
     const agentView = (await as(agent, opNamed('recent_changes'), { since: first })).body.changes.at(-1);
-    expect(agentView).to.deep.equal({ ...ownerView, message: 'Changes outside your folders', paths: [{ path: 'projects/y.md', op: 'add', hash: ownerView.paths.find((p: { path: string }) => p.path === 'projects/y.md').hash }] });
+    expect(agentView).to.deep.equal({
+      ...ownerView,
+      message: 'Changes outside your folders',
+      paths: [{ path: 'projects/y.md', op: 'add', hash: ownerView.paths.find((p: { path: string }) => p.path === 'projects/y.md').hash }],
+    });
     // Without a cursor: a snapshot at head, which is the move.
     const snapshot = (await as(agent, opNamed('recent_changes'), {})).body;
     expect(snapshot.changes[0]).to.include({ commit: move.commit, message: 'Changes outside your folders' });
@@ -167,7 +184,9 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
   it('counts only readable pages in stats and health, and gives no whole-vault figures', async () => {
     const stats = (await as(agent, opNamed('vault_stats'), {})).body;
     expect(stats).to.include({ pages: 3 }).and.not.to.have.any.keys('commits', 'disk_bytes');
-    expect((await as(owner, opNamed('vault_stats'), {})).body).to.include({ pages: 6 }).and.to.have.all.keys(...Object.keys(stats), 'commits', 'disk_bytes');
+    expect((await as(owner, opNamed('vault_stats'), {})).body)
+      .to.include({ pages: 6 })
+      .and.to.have.all.keys(...Object.keys(stats), 'commits', 'disk_bytes');
     const health = (await as(agent, opNamed('vault_health'), {})).body;
     expect(health.index.pages).to.equal(3);
     expect(health.git).not.to.have.any.keys('queued_writes');
@@ -211,7 +230,10 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
   const keys: Record<string, string> = {};
 
   const as = async (key: string, name: string, input: Record<string, unknown>) => {
-    const { path, init } = restRequest(catalog.find((op) => op.name === name)!, input);
+    const { path, init } = restRequest(
+      catalog.find((op) => op.name === name)!,
+      input,
+    );
     const res = await server.api(path, { ...init, key });
     return { status: res.status, body: await res.json() };
   };
@@ -275,12 +297,13 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
 
   it('refuses writes and proposals where the agent cannot read, the same for hidden and missing pages', async () => {
     const before = await head();
-    const tries = (path: string) => [
-      ['append_to_page', { path, text: 'more' }],
-      ['write_page', { path, content: 'x', base_hash: null }],
-      ['delete_page', { path }],
-      ['create_proposal', { title: 't', changes: [{ path, content: 'x' }] }],
-    ] as const;
+    const tries = (path: string) =>
+      [
+        ['append_to_page', { path, text: 'more' }],
+        ['write_page', { path, content: 'x', base_hash: null }],
+        ['delete_page', { path }],
+        ['create_proposal', { title: 't', changes: [{ path, content: 'x' }] }],
+      ] as const;
     for (const [[name, hidden], [, missing]] of tries('secret/treasure.md').map((t, i) => [t, tries('secret/nothing.md')[i]] as const)) {
       const a = await as(keys.blind, name, hidden);
       const b = await as(keys.blind, name, missing);
@@ -294,17 +317,28 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
   it('moves a page a hidden page links to without touching or revealing the hidden page', async () => {
     const uv = await server.services.vaults.get('dana');
     // secret/delta-new.md shares the name the first move gives; nothing shares the second's.
-    for (const [path, content] of [['projects/delta.md', 'd'], ['projects/epsilon.md', 'e'], ['projects/links.md', '[[delta]] [[epsilon]]'], ['secret/delta-new.md', 'zanzibarite'], ['secret/linker.md', 'zanzibarite [[delta]]']]) {
+    for (const [path, content] of [
+      ['projects/delta.md', 'd'],
+      ['projects/epsilon.md', 'e'],
+      ['projects/links.md', '[[delta]] [[epsilon]]'],
+      ['secret/delta-new.md', 'zanzibarite'],
+      ['secret/linker.md', 'zanzibarite [[delta]]'],
+    ]) {
       await uv.pages.write(testAuthor, { path, content });
     }
     const hiddenBefore = (await uv.pages.read('secret/linker.md')).hash;
-    for (const [from, to] of [['projects/delta.md', 'projects/delta-new.md'], ['projects/epsilon.md', 'projects/epsilon-new.md']]) {
+    for (const [from, to] of [
+      ['projects/delta.md', 'projects/delta-new.md'],
+      ['projects/epsilon.md', 'projects/epsilon-new.md'],
+    ]) {
       const moved = await as(keys.proj, 'move_page', { from, to });
       expect([moved.status, moved.body.rewritten], from).to.deep.equal([200, ['projects/links.md']]);
       expect(leaks(moved.body), from).to.deep.equal([]);
     }
     // Both links take the same form: a bare [[delta-new]] would differ only because of the hidden namesake.
-    expect((await as(keys.proj, 'read_page', { path: 'projects/links.md' })).body.content).to.equal('[[projects/delta-new]] [[projects/epsilon-new]]');
+    expect((await as(keys.proj, 'read_page', { path: 'projects/links.md' })).body.content).to.equal(
+      '[[projects/delta-new]] [[projects/epsilon-new]]',
+    );
     expect((await uv.pages.read('secret/linker.md')).hash).to.equal(hiddenBefore);
   });
 });

@@ -37,19 +37,31 @@ describe('attack: forged cross-site posts to the account area', () => {
 
   const keyCount = async () => (await server.services.accounts.keys('ann')).length;
 
-  it('refuses a post from another site, a cross-site fetch, a missing token and another session\'s token; creates nothing', async () => {
+  it("refuses a post from another site, a cross-site fetch, a missing token and another session's token; creates nothing", async () => {
     const ann = await signedIn(server, 'ann');
     const mallory = await signedIn(server, 'mallory');
     const before = await keyCount();
-    const fields = (csrf?: string): [string, string][] => [...(csrf ? [['csrf', csrf] as [string, string]] : []), ['name', 'forged'], ['scope', 'write']];
+    const fields = (csrf?: string): [string, string][] => [
+      ...(csrf ? [['csrf', csrf] as [string, string]] : []),
+      ['name', 'forged'],
+      ['scope', 'write'],
+    ];
     const forgeries: [string, [string, string][], Record<string, string>][] = [
       ['Origin of another site', fields(ann.csrf), { origin: 'https://evil.example' }],
       ['Sec-Fetch-Site cross-site', fields(ann.csrf), { 'sec-fetch-site': 'cross-site' }],
       ['Sec-Fetch-Site same-site (a sibling subdomain)', fields(ann.csrf), { 'sec-fetch-site': 'same-site' }],
       ['Origin "null" (sandboxed frame)', fields(ann.csrf), { origin: 'null' }],
       ['no token', fields(), {}],
-      ['an empty token', [['csrf', ''], ['name', 'forged'], ['scope', 'write']], {}],
-      ['another user\'s token', fields(mallory.csrf), {}],
+      [
+        'an empty token',
+        [
+          ['csrf', ''],
+          ['name', 'forged'],
+          ['scope', 'write'],
+        ],
+        {},
+      ],
+      ["another user's token", fields(mallory.csrf), {}],
     ];
     for (const [name, body, headers] of forgeries) {
       const res = await postKey(server, ann.browser, body, headers);
@@ -65,20 +77,27 @@ describe('attack: forged cross-site posts to the account area', () => {
 
   it('refuses a forged sign-in post (login CSRF) ', async () => {
     const signin = await fetch(`${server.url}/account/signin`, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
       body: new URLSearchParams({ username: 'mallory', password: PASSWORD }).toString(),
     });
     expect(signin.status).to.equal(403);
     expect(signin.headers.getSetCookie().join()).not.to.contain('quire_session');
   });
 
-  it('refuses a consent post without the sign-in page\'s strict cookie or with a wrong form token', async () => {
+  it("refuses a consent post without the sign-in page's strict cookie or with a wrong form token", async () => {
     const browser = new Browser();
-    const start = await browser.get(authorizeUrl(server, { client_id: await newClientId(server), code_challenge: pkce().challenge, scope: 'mcp:write' }));
+    const start = await browser.get(
+      authorizeUrl(server, { client_id: await newClientId(server), code_challenge: pkce().challenge, scope: 'mcp:write' }),
+    );
     const login = readForm(await start.text());
     const consentPage = await browser.post(login.action, [...login.hidden, ['username', 'ann'], ['password', PASSWORD]]);
     const consent = readForm(await consentPage.text());
-    const approve: [string, string][] = [['scope', 'mcp:write'], ['decision', 'approve']];
+    const approve: [string, string][] = [
+      ['scope', 'mcp:write'],
+      ['decision', 'approve'],
+    ];
     const tampered = consent.hidden.map(([k, v]) => [k, k === 'csrf' ? `${v}x` : v] as [string, string]);
     // A cross-site page cannot send the SameSite=Strict cookie: what arrives is the form alone.
     for (const [name, res] of [
@@ -98,6 +117,8 @@ describe('attack: forged cross-site posts to the account area', () => {
     const { hidden } = readForm(await (await browser.get(`${server.url}/account/signin`)).text());
     const res = await browser.post(`${server.url}/account/signin`, [...hidden, ['username', 'ann'], ['password', PASSWORD]]);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('quire_session='))!;
-    expect(cookie).to.match(/; HttpOnly/).and.match(/; SameSite=(Lax|Strict)/);
+    expect(cookie)
+      .to.match(/; HttpOnly/)
+      .and.match(/; SameSite=(Lax|Strict)/);
   });
 });

@@ -7,7 +7,9 @@ const PWNED = 'pwned.txt';
 
 /** Every file named `name` under `dir`, however deep. */
 function findFiles(dir: string, name: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => p.split('/').pop() === name).map((p) => join(dir, p));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((p) => p.split('/').pop() === name)
+    .map((p) => join(dir, p));
 }
 
 /**
@@ -40,11 +42,20 @@ describe('security: front-matter never runs as code', function () {
 
   const code = `require('fs').writeFileSync('${PWNED}','pwned')`;
   const PAGES: Record<string, { content: string; error: RegExp }> = {
-    'js.md': { content: `---js\n{title: (${code}, 'ok')}\n---\nbody\n`, error: /^front-matter language "js" is not supported; only YAML is read$/ },
+    'js.md': {
+      content: `---js\n{title: (${code}, 'ok')}\n---\nbody\n`,
+      error: /^front-matter language "js" is not supported; only YAML is read$/,
+    },
     'javascript.md': { content: `---javascript\n{title: (${code}, 'ok')}\n---\nbody\n`, error: /language "javascript" is not supported/ },
     'coffee.md': { content: `---coffee\ntitle: do -> ${code}\n---\nbody\n`, error: /language "coffee" is not supported/ },
-    'json.md': { content: `---json\n{"title": (function () { ${code}; return "ok" })()}\n---\nbody\n`, error: /language "json" is not supported/ },
-    'js-function.md': { content: `---\ntitle: !!js/function "function () { ${code} }"\n---\nbody\n`, error: /Unresolved tag: tag:yaml\.org,2002:js\/function/ },
+    'json.md': {
+      content: `---json\n{"title": (function () { ${code}; return "ok" })()}\n---\nbody\n`,
+      error: /language "json" is not supported/,
+    },
+    'js-function.md': {
+      content: `---\ntitle: !!js/function "function () { ${code} }"\n---\nbody\n`,
+      error: /Unresolved tag: tag:yaml\.org,2002:js\/function/,
+    },
     'custom-tag.md': { content: '---\ntitle: !exec "touch pwned.txt"\n---\nbody\n', error: /Unresolved tag: !exec/ },
   };
 
@@ -71,7 +82,9 @@ describe('security: front-matter never runs as code', function () {
     expect(search.results.map((r: { path: string }) => r.path)).to.include.members(Object.keys(PAGES));
     expect((await api('/vault/search?q=writeFileSync')).body.results).to.deep.equal([]);
     const lint = (await api('/vault/lint')).body;
-    expect(lint.findings.filter((f: { rule: string }) => f.rule === 'invalid-frontmatter').map((f: { path: string }) => f.path)).to.include.members(Object.keys(PAGES));
+    expect(
+      lint.findings.filter((f: { rule: string }) => f.rule === 'invalid-frontmatter').map((f: { path: string }) => f.path),
+    ).to.include.members(Object.keys(PAGES));
     await api('/vault/pages/batch', { method: 'POST', json: { paths: Object.keys(PAGES) } });
     await api('/vault/context', { method: 'POST', json: { topic: 'body' } });
     noPwnedFile();

@@ -4,7 +4,9 @@ import { guardHealthz } from './healthz-guard.js';
 
 describe('security: the healthz guard', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  before(async () => {
+    server = await startTestServer();
+  });
   after(() => server.stop());
 
   it('sees an event loop blocked between two probes, and reports a quiet one as quick', async () => {
@@ -24,6 +26,9 @@ describe('security: the healthz guard', () => {
 
   it('throws what the attack threw', async () => {
     const failing = guardHealthz(server.url, () => Promise.reject(new Error('refused')));
-    await failing.then(() => expect.fail('no error'), (err: Error) => expect(err.message).to.equal('refused'));
+    await failing.then(
+      () => expect.fail('no error'),
+      (err: Error) => expect(err.message).to.equal('refused'),
+    );
   });
 });

@@ -34,7 +34,7 @@ const URL_TRAVERSALS = [
   '..%5Cbob%5Csecret.md',
 ];
 
-describe('attack: one user reaching another user\'s vault', () => {
+describe("attack: one user reaching another user's vault", () => {
   let server: TestServer;
   let alice: string;
   let bob: string;
@@ -43,7 +43,11 @@ describe('attack: one user reaching another user\'s vault', () => {
     server = await startTestServer();
     alice = await server.key('alice', 'write');
     bob = await server.key('bob', 'write');
-    const res = await server.api('/vault/page', { method: 'POST', key: bob, json: { path: 'secret.md', content: `# Secret\n${MARKER}\n` } });
+    const res = await server.api('/vault/page', {
+      method: 'POST',
+      key: bob,
+      json: { path: 'secret.md', content: `# Secret\n${MARKER}\n` },
+    });
     expect(res.status).to.equal(201);
   });
   after(() => server.stop());
@@ -53,18 +57,24 @@ describe('attack: one user reaching another user\'s vault', () => {
   it('refuses traversal in page URLs and bodies on REST, and never answers with the other vault', async () => {
     const before = heads();
     const attempts = [
-      ...URL_TRAVERSALS.flatMap((path) => [
-        ['GET', `/vault/page/${path}`],
-        ['DELETE', `/vault/page/${path}`],
-        ['GET', `/vault/backlinks/${path}`],
-        ['GET', `/vault/outline/${path}`],
-      ] as const),
-      ...TRAVERSALS.flatMap((path) => [
-        ['POST', '/vault/page', { path, content: 'x' }],
-        ['POST', '/vault/append', { path, text: 'x' }],
-        ['POST', '/vault/move', { from: 'x.md', to: path }],
-        ['POST', '/vault/pages/batch', { paths: [path] }],
-      ] as const),
+      ...URL_TRAVERSALS.flatMap(
+        (path) =>
+          [
+            ['GET', `/vault/page/${path}`],
+            ['DELETE', `/vault/page/${path}`],
+            ['GET', `/vault/backlinks/${path}`],
+            ['GET', `/vault/outline/${path}`],
+          ] as const,
+      ),
+      ...TRAVERSALS.flatMap(
+        (path) =>
+          [
+            ['POST', '/vault/page', { path, content: 'x' }],
+            ['POST', '/vault/append', { path, text: 'x' }],
+            ['POST', '/vault/move', { from: 'x.md', to: path }],
+            ['POST', '/vault/pages/batch', { paths: [path] }],
+          ] as const,
+      ),
     ];
     for (const [method, url, json] of attempts) {
       {
@@ -78,7 +88,7 @@ describe('attack: one user reaching another user\'s vault', () => {
     expect(heads()).to.deep.equal(before);
   });
 
-  it('keeps MCP tool calls inside the caller\'s vault', async () => {
+  it("keeps MCP tool calls inside the caller's vault", async () => {
     const client = await mcpClient(server.url, { bearer: alice });
     try {
       for (const path of TRAVERSALS) {
@@ -93,7 +103,7 @@ describe('attack: one user reaching another user\'s vault', () => {
     }
   });
 
-  it('answers search, export and clone from the caller\'s own vault only', async () => {
+  it("answers search, export and clone from the caller's own vault only", async () => {
     const search = await (await server.api(`/vault/search?q=${MARKER}`, { key: alice })).json();
     expect(search.results).to.deep.equal([]);
     const zip = Buffer.from(await (await server.api('/vault/export', { key: alice })).arrayBuffer());
@@ -105,7 +115,10 @@ describe('attack: one user reaching another user\'s vault', () => {
       expect(gitIn(join(tmp.path, 'mine'), 'ls-tree', '-r', '--name-only', 'HEAD')).not.to.contain('secret.md');
       // A clone URL naming another user's vault serves the caller's own, or nothing.
       for (const [i, path] of ['/bob/vault.git', '/vault.git/../bob', '/vault.git/%2e%2e/bob'].entries()) {
-        const ok = await run('git', ['clone', '-q', `${url}${path}`, `x${i}`], { cwd: tmp.path }).then(() => true, () => false);
+        const ok = await run('git', ['clone', '-q', `${url}${path}`, `x${i}`], { cwd: tmp.path }).then(
+          () => true,
+          () => false,
+        );
         if (ok) expect(gitIn(join(tmp.path, `x${i}`), 'ls-tree', '-r', '--name-only', 'HEAD')).not.to.contain('secret.md');
       }
     } finally {

@@ -17,7 +17,9 @@ function expectSecurityHeaders(res: Response): void {
   expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
   expect(res.headers.get('x-frame-options')).to.equal('DENY');
   expect(res.headers.get('referrer-policy')).to.equal('same-origin');
-  expect(res.headers.get('content-security-policy')).to.match(/default-src 'none'/).and.match(/frame-ancestors 'none'/);
+  expect(res.headers.get('content-security-policy'))
+    .to.match(/default-src 'none'/)
+    .and.match(/frame-ancestors 'none'/);
 }
 
 /** The body of an answer that reveals nothing of the server, with the headers every answer carries. */
@@ -73,7 +75,9 @@ describe('malformed and unexpected input answers a clean error and changes nothi
     for (const headers of [{ cookie }, {}, { cookie: 'quire_session=%E0%A4%A' }]) {
       const res = await fetch(`${server.url}/account/agents/%E0%A4%A`, { headers, redirect: 'manual' });
       expect(res.status).to.equal(400);
-      expect(await cleanBody(res, 'html')).to.contain('INVALID_REQUEST').and.contain('not valid UTF-8');
+      expect(await cleanBody(res, 'html'))
+        .to.contain('INVALID_REQUEST')
+        .and.contain('not valid UTF-8');
     }
   });
 
@@ -91,7 +95,11 @@ describe('malformed and unexpected input answers a clean error and changes nothi
 
   it('refuses an empty path as INVALID_PATH on write, read and delete', async () => {
     const before = head();
-    const written = await jsonError(await server.api('/vault/page', { method: 'POST', key, json: { path: '', content: 'x' } }), 400, 'INVALID_PATH');
+    const written = await jsonError(
+      await server.api('/vault/page', { method: 'POST', key, json: { path: '', content: 'x' } }),
+      400,
+      'INVALID_PATH',
+    );
     expect(written.message).to.contain('path is empty');
     for (const method of ['GET', 'DELETE']) {
       for (const path of ['/vault/page/', '/vault/page']) await jsonError(await server.api(path, { key, method }), 400, 'INVALID_PATH');
@@ -105,7 +113,11 @@ describe('malformed and unexpected input answers a clean error and changes nothi
       const res = await server.api('/vault/page', { method: 'POST', key, json: { path, content: 'x' } });
       const body = await jsonError(res, 400, 'INVALID_PATH');
       expect(body.message, path).to.match(/device name on Windows|is not allowed in a name|may not end in a dot or a space/);
-      await jsonError(await server.api('/vault/move', { method: 'POST', key, json: { from: 'notes/kept', to: path } }), 400, 'INVALID_PATH');
+      await jsonError(
+        await server.api('/vault/move', { method: 'POST', key, json: { from: 'notes/kept', to: path } }),
+        400,
+        'INVALID_PATH',
+      );
     }
     expect(head()).to.equal(before);
     const list = await (await server.api('/vault/pages', { key })).json();
@@ -114,7 +126,8 @@ describe('malformed and unexpected input answers a clean error and changes nothi
 
   it('answers a malformed or oversize JSON body with a JSON 400 or 413', async () => {
     const before = head();
-    const post = (body: string) => server.api('/vault/page', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      server.api('/vault/page', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body });
     await jsonError(await post('{"a":'), 400, 'INVALID_REQUEST');
     await jsonError(await post(JSON.stringify({ path: 'big', content: 'x'.repeat(200_000) })), 413, 'PAYLOAD_TOO_LARGE');
     expect(head()).to.equal(before);
@@ -127,10 +140,18 @@ describe('malformed and unexpected input answers a clean error and changes nothi
   });
 
   it('answers the other surfaces in the format their clients read', async () => {
-    const register = await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const register = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     expect(register.status).to.equal(400);
     expect(JSON.parse(await cleanBody(register, 'json'))).to.include({ error: 'invalid_request' });
-    const mcp = await fetch(`${server.url}/mcp?x=%E0%A4%A`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    const mcp = await fetch(`${server.url}/mcp?x=%E0%A4%A`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(mcp.status).to.equal(400);
     expect(JSON.parse(await cleanBody(mcp, 'json')).error).to.deep.include({ code: -32600, data: { code: 'INVALID_REQUEST' } });
     const git = await fetch(`${server.url}/vault.git/%E0%A4%A/info/refs`);
@@ -177,7 +198,9 @@ describe('an unexpected failure answers INTERNAL without a stack', () => {
     expect(api.message).to.equal('Internal server error');
     const page = await fetch(`${server.url}/account/`, { headers: { cookie } });
     expect(page.status).to.equal(500);
-    expect(await cleanBody(page, 'html')).to.contain('INTERNAL').and.contain('Something went wrong');
+    expect(await cleanBody(page, 'html'))
+      .to.contain('INTERNAL')
+      .and.contain('Something went wrong');
 
     const errors = server.logs.filter((line) => line.level === 'error');
     expect(errors.map((line) => line.msg)).to.deep.equal(['internal error', 'internal error']);
@@ -195,7 +218,12 @@ describe('a name Windows refuses that arrives by git', () => {
     const dir = vaultDir(server.dataDir, 'bob');
     mkdirSync(dir, { recursive: true });
     gitIn(dir, 'init', '-q', '-b', 'main');
-    for (const [name, text] of [['a:b.md', 'colon'], ['CON.md', 'device'], ['ok.md', 'fine']]) writeFileSync(join(dir, name), text);
+    for (const [name, text] of [
+      ['a:b.md', 'colon'],
+      ['CON.md', 'device'],
+      ['ok.md', 'fine'],
+    ])
+      writeFileSync(join(dir, name), text);
     gitIn(dir, 'add', '.');
     gitIn(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'from elsewhere');
   });

@@ -21,7 +21,8 @@ describe('attack: the authorization endpoint as an open redirector', function ()
   });
   after(() => server.stop());
 
-  const link = (params: Record<string, string | undefined>) => authorizeUrl(server, { client_id: evil, redirect_uri: EVIL, code_challenge: pkce().challenge, ...params });
+  const link = (params: Record<string, string | undefined>) =>
+    authorizeUrl(server, { client_id: evil, redirect_uri: EVIL, code_challenge: pkce().challenge, ...params });
   const open = (url: URL) => fetch(url, { redirect: 'manual' });
 
   const refusals: [string, Record<string, string | undefined>, string][] = [
@@ -54,7 +55,12 @@ describe('attack: the authorization endpoint as an open redirector', function ()
 
   it('refuses the same way when the request is POSTed', async () => {
     const url = link({ scope: 'admin' });
-    const res = await fetch(`${url.origin}${url.pathname}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: url.searchParams.toString() });
+    const res = await fetch(`${url.origin}${url.pathname}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: url.searchParams.toString(),
+    });
     expect(await refusalPage(res)).to.equal('invalid_scope');
   });
 

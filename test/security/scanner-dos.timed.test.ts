@@ -23,7 +23,8 @@ describe('security: markdown scanning of hostile pages', function () {
     return { status: res.status, body: await res.json() };
   };
   /** Runs a request while probing /healthz; returns its answer after checking the server stayed responsive. */
-  const guarded = async (path: string, init: { method?: string; json?: unknown } = {}) => JSON.parse((await guardedRequest(server, key, path, init)).text);
+  const guarded = async (path: string, init: { method?: string; json?: unknown } = {}) =>
+    JSON.parse((await guardedRequest(server, key, path, init)).text);
 
   it('writes, reads, searches and moves "[](x" × 15,000 without blocking anyone', async () => {
     const content = `${'[](x'.repeat(15_000)}\n[[Target]] #tagged\n`;
@@ -33,12 +34,32 @@ describe('security: markdown scanning of hostile pages', function () {
     expect(page.links).to.deep.equal(['Target']);
     expect(page.tags).to.deep.equal(['tagged']);
     expect((await guarded('/vault/search?q=tagged')).results.map((r: { path: string }) => r.path)).to.include('flood.md');
-    expect(await guarded('/vault/move', { method: 'POST', json: { from: 'flood.md', to: 'moved/flood.md' } })).to.include({ to: 'moved/flood.md' });
+    expect(await guarded('/vault/move', { method: 'POST', json: { from: 'flood.md', to: 'moved/flood.md' } })).to.include({
+      to: 'moved/flood.md',
+    });
   });
 
   // The plan's page limit (QUIRE_MAX_PAGE_BYTES) defaults to 1 MiB, so the REST API takes the whole page.
   it('writes, reads, outlines, searches, rebuilds and moves a 1 MiB page of hostile lines without blocking anyone', async () => {
-    const units = ['[', '](', '[](x', '[](x "', '[[', '[[a|', '![', '#', '#1', ' #', '(((', '"', '[[[]', '`a``b```c', '``` ', '# h\n', '[x](#a) '];
+    const units = [
+      '[',
+      '](',
+      '[](x',
+      '[](x "',
+      '[[',
+      '[[a|',
+      '![',
+      '#',
+      '#1',
+      ' #',
+      '(((',
+      '"',
+      '[[[]',
+      '`a``b```c',
+      '``` ',
+      '# h\n',
+      '[x](#a) ',
+    ];
     const lines = units.map((unit) => unit.repeat(Math.ceil(60_000 / unit.length)));
     const content = `${lines.join('\n')}\n[[Target]] [link](Target.md)\n`.padEnd(1 << 20, ' ');
     expect(Buffer.byteLength(content)).to.equal(1 << 20);

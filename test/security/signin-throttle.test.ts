@@ -28,9 +28,15 @@ async function accountSignIn(server: TestServer, user: string, password: string,
 }
 
 /** A brand-new authorization request's sign-in form, ready to post. Success is the consent page (200). */
-async function oauthForm(server: TestServer, clientId: string, from?: string): Promise<(user: string, password: string) => Promise<Answer>> {
+async function oauthForm(
+  server: TestServer,
+  clientId: string,
+  from?: string,
+): Promise<(user: string, password: string) => Promise<Answer>> {
   const browser = browserAt(from);
-  const { action, hidden } = readForm(await (await browser.get(authorizeUrl(server, { client_id: clientId, code_challenge: pkce().challenge }))).text());
+  const { action, hidden } = readForm(
+    await (await browser.get(authorizeUrl(server, { client_id: clientId, code_challenge: pkce().challenge }))).text(),
+  );
   return async (user, password) => answer(await browser.post(action, [...hidden, ['username', user], ['password', password]]));
 }
 
@@ -72,7 +78,8 @@ describe('attack: password guessing through the sign-in forms', function () {
 
   it('caps one address across many names, existing or not, on both forms', async () => {
     for (let i = 0; i < 20; i++) {
-      const attempt = i % 2 ? oauthSignIn(`name-${i}`, 'guess', '198.51.100.5') : accountSignIn(server, `name-${i}`, 'guess', '198.51.100.5');
+      const attempt =
+        i % 2 ? oauthSignIn(`name-${i}`, 'guess', '198.51.100.5') : accountSignIn(server, `name-${i}`, 'guess', '198.51.100.5');
       expect((await attempt).status).to.equal(401);
     }
     expect(await accountSignIn(server, 'ann', PASSWORD, '198.51.100.5')).to.include({ status: 429, alert: LOCKED });
@@ -92,7 +99,11 @@ describe('attack: password guessing through the sign-in forms', function () {
   });
 
   it('throttles a name without an account exactly like a real one', async () => {
-    for (let i = 0; i < 5; i++) expect(await accountSignIn(server, 'nobody', `guess ${i}`, '198.51.100.8')).to.include({ status: 401, alert: 'Wrong username or password.' });
+    for (let i = 0; i < 5; i++)
+      expect(await accountSignIn(server, 'nobody', `guess ${i}`, '198.51.100.8')).to.include({
+        status: 401,
+        alert: 'Wrong username or password.',
+      });
     expect(await accountSignIn(server, 'nobody', 'guess', '198.51.100.8')).to.include({ status: 429, alert: LOCKED });
   });
 
@@ -104,7 +115,11 @@ describe('attack: password guessing through the sign-in forms', function () {
   });
 
   it('lets an address try again once its window has passed', async () => {
-    const throttle = new LoginThrottle(server.services.accounts, server.services.store.signinFailures, { perAccountAddress: 2, perAddress: 10, windowMs: 300 });
+    const throttle = new LoginThrottle(server.services.accounts, server.services.store.signinFailures, {
+      perAccountAddress: 2,
+      perAddress: 10,
+      windowMs: 300,
+    });
     for (let i = 0; i < 2; i++) expect(await throttle.signIn('ann', 'guess', '192.0.2.1')).to.include({ ok: false, status: 401 });
     expect(await throttle.signIn('ann', PASSWORD, '192.0.2.1')).to.include({ ok: false, status: 429, retryAfter: 1 });
     await sleep(350);
@@ -157,11 +172,12 @@ describe('attack: spoofing X-Forwarded-For (QUIRE_TRUST_PROXY)', function () {
   it('keys the OAuth registration limit by the forwarded address when the proxy is trusted', async () => {
     const server = await startTestServer({ QUIRE_TRUST_PROXY: 'loopback' });
     try {
-      const register = (from: string) => fetch(`${server.url}/oauth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-        body: JSON.stringify({ client_name: 'App', redirect_uris: ['https://app.example/cb'] }),
-      });
+      const register = (from: string) =>
+        fetch(`${server.url}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+          body: JSON.stringify({ client_name: 'App', redirect_uris: ['https://app.example/cb'] }),
+        });
       for (let i = 0; i < 20; i++) expect((await register('203.0.113.1')).status).to.equal(201);
       expect((await register('203.0.113.1')).status).to.equal(429);
       expect((await register('203.0.113.2')).status).to.equal(201);

@@ -43,7 +43,8 @@ describe('security: symbolic links in a vault folder', function () {
     outside.cleanup();
   });
 
-  const write = (path: string, content: string, as = key) => server.api('/vault/page', { method: 'POST', key: as, json: { path, content } });
+  const write = (path: string, content: string, as = key) =>
+    server.api('/vault/page', { method: 'POST', key: as, json: { path, content } });
   const getJson = async (path: string) => {
     const res = await server.api(path, { key });
     expect(res.status, path).to.equal(200);
@@ -52,9 +53,13 @@ describe('security: symbolic links in a vault folder', function () {
   const head = (dir = vault) => gitIn(dir, 'rev-parse', 'main').trim();
   const treeFiles = (dir = vault) => gitIn(dir, 'ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n');
   /** Every object git holds, as text: the marker in any of them means outside bytes were committed. */
-  const allObjects = (dir = vault) => execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: dir, maxBuffer: 64 << 20 }).toString('latin1');
+  const allObjects = (dir = vault) =>
+    execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: dir, maxBuffer: 64 << 20 }).toString('latin1');
   const skipped = async (): Promise<{ path: string; reason: string }[]> => (await getJson('/vault/health')).external_edits.skipped;
-  const waitForSkipped = (path: string) => waitFor(`${path} reported as a skipped symlink`, async () => ((await skipped()).some((s) => s.path === path && s.reason === 'symlink') ? true : undefined));
+  const waitForSkipped = (path: string) =>
+    waitFor(`${path} reported as a skipped symlink`, async () =>
+      (await skipped()).some((s) => s.path === path && s.reason === 'symlink') ? true : undefined,
+    );
 
   async function expectRefused(res: Response, symlink: string) {
     expect(res.status).to.equal(400);
@@ -84,7 +89,10 @@ describe('security: symbolic links in a vault folder', function () {
   }
 
   function expectNothingCommittedFrom(link: string) {
-    expect(treeFiles().some((p) => p === link || p.startsWith(`${link}/`)), `${link} in HEAD`).to.equal(false);
+    expect(
+      treeFiles().some((p) => p === link || p.startsWith(`${link}/`)),
+      `${link} in HEAD`,
+    ).to.equal(false);
     expect(allObjects()).to.not.include(marker);
     gitIn(vault, 'fsck', '--strict');
   }
@@ -131,8 +139,14 @@ describe('security: symbolic links in a vault folder', function () {
 
     await expectRefused(await write('linked/x.md', 'replaced'), 'linked');
     await expectRefused(await write('linked/new.md', 'planted'), 'linked');
-    await expectRefused(await server.api('/vault/move', { method: 'POST', key, json: { from: 'seed.md', to: 'linked/seed.md' } }), 'linked');
-    await expectRefused(await server.api('/vault/capture', { method: 'POST', key, json: { title: 'Planted', content: 'planted' } }), 'capture');
+    await expectRefused(
+      await server.api('/vault/move', { method: 'POST', key, json: { from: 'seed.md', to: 'linked/seed.md' } }),
+      'linked',
+    );
+    await expectRefused(
+      await server.api('/vault/capture', { method: 'POST', key, json: { title: 'Planted', content: 'planted' } }),
+      'capture',
+    );
 
     expect(head(), 'no commit').to.equal(before);
     expect(readdirSync(target)).to.deep.equal(['x.md']);
@@ -179,7 +193,9 @@ describe('security: symbolic links in a vault folder', function () {
     await expectRefused(await write('gitlinked/x.md', 'beneath the link'), 'gitlinked');
 
     expect(head(), 'no commit').to.equal(committed);
-    expect(gitIn(vault, 'ls-tree', 'HEAD', 'link.md', 'gitlinked')).to.match(/^120000 blob [0-9a-f]{40}\tgitlinked\n120000 blob [0-9a-f]{40}\tlink\.md\n$/);
+    expect(gitIn(vault, 'ls-tree', 'HEAD', 'link.md', 'gitlinked')).to.match(
+      /^120000 blob [0-9a-f]{40}\tgitlinked\n120000 blob [0-9a-f]{40}\tlink\.md\n$/,
+    );
     expect(readdirSync(outside.path)).to.deep.equal(['secret.md']);
     expect(allObjects()).to.not.include(marker);
     await expectNotServed('link.md');

@@ -9,7 +9,10 @@ import { guardedRequest, guardHealthz, MAX_HEALTHZ_MS } from './healthz-guard.js
 /** `levels` lists of nine aliases to the list below: 9^levels strings from a few hundred bytes. */
 function aliasBomb(levels: number): string {
   let yaml = 'a0: &a0 ["lol"]\n';
-  for (let i = 1; i <= levels; i++) yaml += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+  for (let i = 1; i <= levels; i++)
+    yaml += `a${i}: &a${i} [${Array(9)
+      .fill(`*a${i - 1}`)
+      .join(',')}]\n`;
   return `---\n${yaml}---\n# Bomb\nbody\n`;
 }
 
@@ -46,12 +49,25 @@ describe('security: YAML alias bombs in front-matter', function () {
       expect(page.frontmatter).to.deep.equal({});
       expect(page.frontmatter_error).to.match(/alias/i);
 
-      for (const other of ['/vault/pages', '/vault/search?q=lol', '/vault/search?q=body', '/vault/tags', '/vault/lint', `/vault/outline/${path}`, '/vault/export']) {
+      for (const other of [
+        '/vault/pages',
+        '/vault/search?q=lol',
+        '/vault/search?q=body',
+        '/vault/tags',
+        '/vault/lint',
+        `/vault/outline/${path}`,
+        '/vault/export',
+      ]) {
         expect((await guarded(other)).text.length, other).to.be.below(64 * 1024);
       }
       await guarded('/vault/index/rebuild', { method: 'POST' });
       const lint = JSON.parse((await guarded('/vault/lint')).text);
-      expect(lint.findings).to.deep.include({ rule: 'invalid-frontmatter', path, line: 1, message: `Frontmatter does not parse: ${page.frontmatter_error}` });
+      expect(lint.findings).to.deep.include({
+        rule: 'invalid-frontmatter',
+        path,
+        line: 1,
+        message: `Frontmatter does not parse: ${page.frontmatter_error}`,
+      });
     });
   }
 
@@ -65,7 +81,9 @@ describe('security: YAML alias bombs in front-matter', function () {
     });
     expect(maxLatencyMs).to.be.below(MAX_HEALTHZ_MS);
     expect(result.frontmatter_error).to.match(/alias/i);
-    const batch = JSON.parse((await guarded('/vault/pages/batch', { method: 'POST', json: { paths: ['bomb-8.md', 'bomb-10.md', 'synced-bomb.md'] } })).text);
+    const batch = JSON.parse(
+      (await guarded('/vault/pages/batch', { method: 'POST', json: { paths: ['bomb-8.md', 'bomb-10.md', 'synced-bomb.md'] } })).text,
+    );
     expect(batch.pages.map((p: { frontmatter: object }) => p.frontmatter)).to.deep.equal([{}, {}, {}]);
   });
 });

@@ -20,7 +20,9 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, dir, f));
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(ROOT, dir, f));
 }
 
 describe('config', () => {
@@ -39,7 +41,13 @@ describe('config', () => {
 
   it("defaults to today's values when nothing is set", () => {
     const config = loadConfig({});
-    expect(config).to.deep.include({ dataDir: resolve('./data'), port: 8787, host: '127.0.0.1', baseUrl: 'http://127.0.0.1:8787', accountUrl: 'http://127.0.0.1:8787/account' });
+    expect(config).to.deep.include({
+      dataDir: resolve('./data'),
+      port: 8787,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1:8787',
+      accountUrl: 'http://127.0.0.1:8787/account',
+    });
     expect(config).to.deep.include({ maxPageBytes: 1024 * 1024, watch: true, trustProxy: false, logLevel: 'info', indexPersistMs: 2000 });
     expect(config.watchTiming).to.deep.equal({ quietMs: 300, stabilityMs: 200, idleMs: 600_000 });
     expect(config).not.to.have.any.keys('llm', 'embeddings');
@@ -47,7 +55,15 @@ describe('config', () => {
 
   it('reads the tuning values, and flags win over the environment', () => {
     const config = loadConfig(
-      { QUIRE_WATCH_SETTLE_MS: '50', QUIRE_WATCH_STABLE_MS: '0', QUIRE_WATCH_IDLE_MS: '5000', QUIRE_INDEX_PERSIST_MS: '10', PORT: '1', HOST: '::1', QUIRE_LOG_LEVEL: 'warn' },
+      {
+        QUIRE_WATCH_SETTLE_MS: '50',
+        QUIRE_WATCH_STABLE_MS: '0',
+        QUIRE_WATCH_IDLE_MS: '5000',
+        QUIRE_INDEX_PERSIST_MS: '10',
+        PORT: '1',
+        HOST: '::1',
+        QUIRE_LOG_LEVEL: 'warn',
+      },
       { port: '9000' },
     );
     expect(config.watchTiming).to.deep.equal({ quietMs: 50, stabilityMs: 0, idleMs: 5000 });
@@ -55,7 +71,15 @@ describe('config', () => {
   });
 
   it('lists every problem at once, each naming its variable and value', () => {
-    const problems = problemsOf({ PORT: 'abc', QUIRE_BASE_URL: 'nope', QUIRE_LOG_LEVEL: 'loud', QUIRE_WATCH_SETTLE_MS: '-1', QUIRE_WATCH: 'sometimes', QUIRE_LLM_MODEL: 'm', QUIRE_EMBEDDINGS_MODEL: 'e' });
+    const problems = problemsOf({
+      PORT: 'abc',
+      QUIRE_BASE_URL: 'nope',
+      QUIRE_LOG_LEVEL: 'loud',
+      QUIRE_WATCH_SETTLE_MS: '-1',
+      QUIRE_WATCH: 'sometimes',
+      QUIRE_LLM_MODEL: 'm',
+      QUIRE_EMBEDDINGS_MODEL: 'e',
+    });
     expect(problems).to.deep.equal([
       'PORT must be an integer from 0 to 65535: abc',
       'QUIRE_BASE_URL is not a URL: nope',
@@ -68,7 +92,12 @@ describe('config', () => {
   });
 
   it('builds the model settings, the embeddings ones defaulting to the chat ones', () => {
-    const config = loadConfig({ QUIRE_LLM_BASE_URL: 'https://llm.example/v1/', QUIRE_LLM_MODEL: 'chat', QUIRE_LLM_API_KEY: 'k', QUIRE_EMBEDDINGS_MODEL: 'embed' });
+    const config = loadConfig({
+      QUIRE_LLM_BASE_URL: 'https://llm.example/v1/',
+      QUIRE_LLM_MODEL: 'chat',
+      QUIRE_LLM_API_KEY: 'k',
+      QUIRE_EMBEDDINGS_MODEL: 'embed',
+    });
     expect(config.llm).to.deep.equal({ baseUrl: 'https://llm.example/v1', model: 'chat', apiKey: 'k' });
     expect(config.embeddings).to.deep.equal({ baseUrl: 'https://llm.example/v1', model: 'embed', apiKey: 'k' });
   });

@@ -7,7 +7,11 @@ import { tempVault, testAuthor } from '../helpers/temp-vault.js';
 /** A `Log` that keeps its lines, as the server's logger would write them. */
 function recordingLog(): Log & { lines: { level: string; fields: object; message: string }[] } {
   const lines: { level: string; fields: object; message: string }[] = [];
-  return { lines, warn: (fields, message) => void lines.push({ level: 'warn', fields, message }), error: (fields, message) => void lines.push({ level: 'error', fields, message }) };
+  return {
+    lines,
+    warn: (fields, message) => void lines.push({ level: 'warn', fields, message }),
+    error: (fields, message) => void lines.push({ level: 'error', fields, message }),
+  };
 }
 
 describe('vault-store logging', () => {
@@ -22,7 +26,9 @@ describe('vault-store logging', () => {
       await new Pages(vault).write(testAuthor, { path: 'a.md', content: 'a' });
       // The commit is durable whatever derived data does after it.
       expect(vault.head).to.not.equal(temp.vault.head);
-      expect(log.lines).to.deep.equal([{ level: 'error', fields: { commit: vault.head, err: 'index exploded' }, message: 'commit listener failed' }]);
+      expect(log.lines).to.deep.equal([
+        { level: 'error', fields: { commit: vault.head, err: 'index exploded' }, message: 'commit listener failed' },
+      ]);
     } finally {
       temp.cleanup();
     }

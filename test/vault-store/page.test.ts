@@ -9,15 +9,24 @@ describe('page parsing', () => {
   });
 
   it('collects frontmatter and inline tags, but not headings, numbers or code', () => {
-    const page = parsePage('p.md', '---\ntags: [alpha, "#beta"]\n---\n# Title\nText #gamma and #1 and #a/b-c.\n```\n#notatag\n```\n`#nope` ok');
+    const page = parsePage(
+      'p.md',
+      '---\ntags: [alpha, "#beta"]\n---\n# Title\nText #gamma and #1 and #a/b-c.\n```\n#notatag\n```\n`#nope` ok',
+    );
     expect(page.tags).to.deep.equal(['alpha', 'beta', 'gamma', 'a/b-c']);
   });
 
   it('collects wiki links (alias, heading, embed) and relative markdown links with lines', () => {
-    const page = parsePage('dir/p.md', 'x\n[[Target|shown]] [[Other#Sec]] ![[img.png]]\n[md](../up.md) [web](https://x.y) [anchor](#h) [sp](my%20note.md)');
+    const page = parsePage(
+      'dir/p.md',
+      'x\n[[Target|shown]] [[Other#Sec]] ![[img.png]]\n[md](../up.md) [web](https://x.y) [anchor](#h) [sp](my%20note.md)',
+    );
     expect(page.links.map((l) => [l.target, l.kind, l.line])).to.deep.equal([
-      ['Target', 'wiki', 2], ['Other', 'wiki', 2], ['img.png', 'wiki', 2],
-      ['up.md', 'markdown', 3], ['dir/my note.md', 'markdown', 3],
+      ['Target', 'wiki', 2],
+      ['Other', 'wiki', 2],
+      ['img.png', 'wiki', 2],
+      ['up.md', 'markdown', 3],
+      ['dir/my note.md', 'markdown', 3],
     ]);
   });
 

@@ -10,31 +10,72 @@ describe('page paths', () => {
   });
 
   for (const [why, input] of [
-    ['empty', ''], ['absolute', '/a.md'], ['..', '../a.md'], ['. segment', 'a/./b'], ['empty segment', 'a//b'],
-    ['backslash', 'a\\b'], ['NUL', 'a\0b'], ['newline', 'a\nb'], ['DEL', 'a\u007fb'], ['.git', '.git/HEAD'],
-    ['dot folder', 'x/.obsidian/y'], ['segment over 255 bytes', `${'é'.repeat(128)}`], ['path over 1024 bytes', 'abcdefgh/'.repeat(114) + 'x'],
+    ['empty', ''],
+    ['absolute', '/a.md'],
+    ['..', '../a.md'],
+    ['. segment', 'a/./b'],
+    ['empty segment', 'a//b'],
+    ['backslash', 'a\\b'],
+    ['NUL', 'a\0b'],
+    ['newline', 'a\nb'],
+    ['DEL', 'a\u007fb'],
+    ['.git', '.git/HEAD'],
+    ['dot folder', 'x/.obsidian/y'],
+    ['segment over 255 bytes', `${'é'.repeat(128)}`],
+    ['path over 1024 bytes', 'abcdefgh/'.repeat(114) + 'x'],
   ] as const) {
     it(`refuses ${why}`, () => {
-      expect(() => normalizePagePath(input)).to.throw().with.property('code', 'INVALID_PATH');
+      expect(() => normalizePagePath(input))
+        .to.throw()
+        .with.property('code', 'INVALID_PATH');
     });
   }
 
   // Names Windows refuses: a clone of the vault there would fail to check them out.
   for (const [input, reason] of [
-    ['CON.md', /device name on Windows/], ['con', /device name/], ['notes/aux.md', /device name/], ['Nul.txt.md', /device name/],
-    ['COM1', /device name/], ['lpt9.md', /device name/], ['COM¹', /device name/], ['lpt³.md', /device name/], ['prn/x.md', /device name/],
-    ['con .txt.md', /device name/], ['CONIN$', /device name/],
-    ['a:b.md', /":" is not allowed/], ['a<b', /"<" is not allowed/], ['a>b', /">"/], ['say "hi"', /"""/], ['a|b', /"\|"/], ['why?', /"\?"/], ['a*', /"\*"/],
-    ['trailing./x.md', /may not end in a dot or a space/], ['folder /x.md', /end in a dot or a space/], ['x .md', /end in a dot or a space/],
-    ['x.', /end in a dot or a space/], ['x..md', /end in a dot or a space/],
+    ['CON.md', /device name on Windows/],
+    ['con', /device name/],
+    ['notes/aux.md', /device name/],
+    ['Nul.txt.md', /device name/],
+    ['COM1', /device name/],
+    ['lpt9.md', /device name/],
+    ['COM¹', /device name/],
+    ['lpt³.md', /device name/],
+    ['prn/x.md', /device name/],
+    ['con .txt.md', /device name/],
+    ['CONIN$', /device name/],
+    ['a:b.md', /":" is not allowed/],
+    ['a<b', /"<" is not allowed/],
+    ['a>b', /">"/],
+    ['say "hi"', /"""/],
+    ['a|b', /"\|"/],
+    ['why?', /"\?"/],
+    ['a*', /"\*"/],
+    ['trailing./x.md', /may not end in a dot or a space/],
+    ['folder /x.md', /end in a dot or a space/],
+    ['x .md', /end in a dot or a space/],
+    ['x.', /end in a dot or a space/],
+    ['x..md', /end in a dot or a space/],
   ] as const) {
     it(`refuses to create ${JSON.stringify(input)}, saying why`, () => {
-      expect(() => checkPortablePath(normalizePagePath(input))).to.throw(reason).with.property('code', 'INVALID_PATH');
+      expect(() => checkPortablePath(normalizePagePath(input)))
+        .to.throw(reason)
+        .with.property('code', 'INVALID_PATH');
     });
   }
 
   it('accepts names that only resemble Windows device names or forbidden endings', () => {
-    for (const input of ['console.md', 'CONS.md', 'com10.md', 'lpt.md', 'nullable/aux-notes.md', 'x.con.md', 'a - b.md', 'v1.2 notes.md', ' leading.md']) {
+    for (const input of [
+      'console.md',
+      'CONS.md',
+      'com10.md',
+      'lpt.md',
+      'nullable/aux-notes.md',
+      'x.con.md',
+      'a - b.md',
+      'v1.2 notes.md',
+      ' leading.md',
+    ]) {
       expect(normalizePagePath(input), input).to.equal(input);
       expect(() => checkPortablePath(input), input).not.to.throw();
     }
@@ -56,6 +97,8 @@ describe('page paths', () => {
     expect(normalizePrefix('')).to.equal('');
     expect(normalizePrefix('projects')).to.equal('projects/');
     expect(normalizePrefix('projects/')).to.equal('projects/');
-    expect(() => normalizePrefix('../x')).to.throw().with.property('code', 'INVALID_PATH');
+    expect(() => normalizePrefix('../x'))
+      .to.throw()
+      .with.property('code', 'INVALID_PATH');
   });
 });

@@ -14,7 +14,10 @@ import { waitFor } from './watcher/helpers.js';
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; symlink: unknown }> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!isQuireError(err)) throw new Error(`expected a QuireError, got ${String(err)}`);
   return { code: err.code, symlink: err.details.symlink };
 }
@@ -34,7 +37,10 @@ describe('symbolic links in the working tree', () => {
 
   it('replaceFileUnder refuses a linked folder on the way, and replaces or removes a link itself, never its target', async () => {
     symlinkSync(outside.path, join(t.dir, 'linked'));
-    expect(await refusal(replaceFileUnder(t.dir, 'linked/deeper/x.md', Buffer.from('x')))).to.deep.equal({ code: 'INVALID_PATH', symlink: 'linked' });
+    expect(await refusal(replaceFileUnder(t.dir, 'linked/deeper/x.md', Buffer.from('x')))).to.deep.equal({
+      code: 'INVALID_PATH',
+      symlink: 'linked',
+    });
     expect(await refusal(replaceFileUnder(t.dir, 'linked/b.md', null))).to.deep.equal({ code: 'INVALID_PATH', symlink: 'linked' });
     expect(readdirSync(outside.path)).to.deep.equal(['b.md']);
 
@@ -53,7 +59,10 @@ describe('symbolic links in the working tree', () => {
 
     for (const paths of [undefined, ['notes'], ['notes/b.md']]) {
       const skipped = new Set<string>();
-      expect(await commitExternalEdits(t.vault, paths, { onSkip: (path, reason) => skipped.add(`${path}: ${reason}`) }), String(paths)).to.equal(undefined);
+      expect(
+        await commitExternalEdits(t.vault, paths, { onSkip: (path, reason) => skipped.add(`${path}: ${reason}`) }),
+        String(paths),
+      ).to.equal(undefined);
       expect([...skipped], String(paths)).to.deep.equal(['notes: symlink']);
     }
     expect(gitIn(t.dir, 'show', 'HEAD:notes/b.md')).to.equal('# B\n');
@@ -67,7 +76,10 @@ describe('symbolic links in the working tree', () => {
     const vault = await Vault.open(t.dir);
     const pages = new Pages(vault);
     rmSync(join(t.dir, 'link.md'));
-    expect(await refusal(pages.write(testAuthor, { path: 'link.md', content: 'x' }))).to.deep.equal({ code: 'INVALID_PATH', symlink: 'link.md' });
+    expect(await refusal(pages.write(testAuthor, { path: 'link.md', content: 'x' }))).to.deep.equal({
+      code: 'INVALID_PATH',
+      symlink: 'link.md',
+    });
 
     writeFileSync(join(t.dir, 'link.md'), '# Real now\n');
     await commitExternalEdits(vault);

@@ -6,7 +6,7 @@ import { Vault } from '../../vault-store/vault.js';
 import { gitIn, tempVault, testAuthor } from '../helpers/temp-vault.js';
 
 describe('updated_at', () => {
-  it('is the working file\'s mtime for pages untouched since open, and the commit time after a write', async () => {
+  it("is the working file's mtime for pages untouched since open, and the commit time after a write", async () => {
     const { dir, cleanup } = await tempVault({ 'a.md': 'one' });
     try {
       const past = new Date('2025-03-04T05:06:07.000Z');

@@ -21,7 +21,9 @@ describe('Workspace', () => {
     expect(await ws.isCommitInHistory(start)).to.equal(true);
     expect(await ws.isAncestor(start, ws.head)).to.equal(true);
     expect(await ws.isAncestor(ws.head, start)).to.equal(false);
-    expect(await ws.commitCount()).to.equal(Number(gitIn(ws.dir, 'rev-list', '--count', 'HEAD').trim())).and.to.equal(2);
+    expect(await ws.commitCount())
+      .to.equal(Number(gitIn(ws.dir, 'rev-list', '--count', 'HEAD').trim()))
+      .and.to.equal(2);
     expect(ws.pagePaths()).to.deep.equal(['notes/otter.md']);
     expect(ws.hasFile('notes/otter.md')).to.equal(true);
     expect(ws.gitdir).to.equal(join(ws.dir, '.git'));

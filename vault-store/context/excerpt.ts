@@ -14,11 +14,14 @@ function termsOf(text: string): string[] {
  */
 export function excerpt(content: string, topic: string, budget: number): string {
   const terms = termsOf(topic);
-  const paragraphs = content.split(/\n{2,}/).map((text, index) => {
-    const lower = text.toLowerCase();
-    const score = terms.reduce((sum, term) => sum + lower.split(term).length - 1, 0);
-    return { text: text.trim(), index, score, tokens: estimateTokens(text.trim()) + GAP_TOKENS };
-  }).filter((p) => p.text);
+  const paragraphs = content
+    .split(/\n{2,}/)
+    .map((text, index) => {
+      const lower = text.toLowerCase();
+      const score = terms.reduce((sum, term) => sum + lower.split(term).length - 1, 0);
+      return { text: text.trim(), index, score, tokens: estimateTokens(text.trim()) + GAP_TOKENS };
+    })
+    .filter((p) => p.text);
   if (!paragraphs.length) return '';
   const ranked = [...paragraphs].sort((a, b) => b.score - a.score || a.index - b.index);
   const chosen: typeof paragraphs = [];

@@ -38,7 +38,9 @@ function tagCounts(input: GuideInput): [string, number][] {
 
 function layout(pages: readonly string[]): string[] {
   const folders = folderCounts(pages);
-  const lines = folders.slice(0, MAX_FOLDERS).map(([folder, n]) => `${'  '.repeat(Math.max(0, folder.split('/').length - 2))}- \`${folder}\` — ${n} page${n === 1 ? '' : 's'}`);
+  const lines = folders
+    .slice(0, MAX_FOLDERS)
+    .map(([folder, n]) => `${'  '.repeat(Math.max(0, folder.split('/').length - 2))}- \`${folder}\` — ${n} page${n === 1 ? '' : 's'}`);
   if (folders.length > MAX_FOLDERS) lines.push(`- … ${folders.length - MAX_FOLDERS} more folders`);
   return lines;
 }
@@ -61,16 +63,39 @@ export function buildGuide(input: GuideInput): string {
   if (input.guideText?.trim()) parts.push(input.guideText.trim(), '---');
   parts.push('# About this vault (generated)', '', `${input.pages.length} pages you can see. Folders:`, '', ...layout(input.pages), '');
   const tags = tagCounts(input);
-  parts.push('## Tags', '', tags.length ? tags.slice(0, MAX_TAGS).map(([tag, n]) => `#${tag} (${n})`).join(', ') : 'No tags yet.', '');
-  parts.push('## Conventions', '', '- `capture/` is the inbox: the `capture` tool files notes as `capture/YYYY-MM-DD-<slug>.md` with title, source and time in the frontmatter.');
-  for (const m of input.mirrors) parts.push(`- \`${m.prefix}\` mirrors another tool and is written by agent \`${m.agent}\`: edits there may be overwritten.`);
+  parts.push(
+    '## Tags',
+    '',
+    tags.length
+      ? tags
+          .slice(0, MAX_TAGS)
+          .map(([tag, n]) => `#${tag} (${n})`)
+          .join(', ')
+      : 'No tags yet.',
+    '',
+  );
+  parts.push(
+    '## Conventions',
+    '',
+    '- `capture/` is the inbox: the `capture` tool files notes as `capture/YYYY-MM-DD-<slug>.md` with title, source and time in the frontmatter.',
+  );
+  for (const m of input.mirrors)
+    parts.push(`- \`${m.prefix}\` mirrors another tool and is written by agent \`${m.agent}\`: edits there may be overwritten.`);
   parts.push('', '## You', '', ...input.caller, '', '## Using the tools well', '', ...TOOL_ADVICE);
-  if (input.proposeOnly) parts.push('- You cannot write directly: send changes with `create_proposal` (whole new content per page, with `base_hash`) and the owner will review the diff.');
+  if (input.proposeOnly)
+    parts.push(
+      '- You cannot write directly: send changes with `create_proposal` (whole new content per page, with `base_hash`) and the owner will review the diff.',
+    );
   return `${parts.join('\n')}\n`;
 }
 
 /** A short form for the head of a context pack: the owner's guide if any, else the layout's top folders. */
 export function guideSummary(input: Pick<GuideInput, 'guideText' | 'pages'>): string {
   if (input.guideText?.trim()) return input.guideText.trim();
-  return [`${input.pages.length} pages. Top folders:`, ...layout(input.pages).filter((l) => !l.startsWith(' ')).slice(0, 12)].join('\n');
+  return [
+    `${input.pages.length} pages. Top folders:`,
+    ...layout(input.pages)
+      .filter((l) => !l.startsWith(' '))
+      .slice(0, 12),
+  ].join('\n');
 }

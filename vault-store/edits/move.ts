@@ -50,16 +50,26 @@ export async function movePage(
     if (existing) throw new QuireError('CONFLICT', `${to} already exists`, { path: to, current_hash: existing.oid });
     checkPortablePath(to);
     const twin = vault.manifest.caseTwin(to);
-    if (twin && twin !== from) throw new QuireError('CASE_COLLISION', `${to} differs only in case from existing page ${twin}`, { path: to, existing_path: twin });
+    if (twin && twin !== from)
+      throw new QuireError('CASE_COLLISION', `${to} differs only in case from existing page ${twin}`, { path: to, existing_path: twin });
 
     const newName = nameOf(to);
-    const qualify = caller.visible !== undefined || vault.manifest.pages().some((p) => p !== from && nameOf(p).toLowerCase() === newName.toLowerCase());
+    const qualify =
+      caller.visible !== undefined || vault.manifest.pages().some((p) => p !== from && nameOf(p).toLowerCase() === newName.toLowerCase());
     const newWikiTarget = qualify ? to.slice(0, -'.md'.length) : newName;
     const changes: FileChange[] = [{ path: from, content: null }];
     let movedContent = decoder.decode(source.content);
     const rewritten: string[] = [];
-    for (const linker of new Set([...graph.backlinks(from).filter(visible), ...(graph.links(from).some((l) => l.resolved === from) ? [from] : [])])) {
-      const wikiTargets = new Set(graph.links(linker).filter((l) => l.resolved === from && l.kind === 'wiki').map((l) => l.target));
+    for (const linker of new Set([
+      ...graph.backlinks(from).filter(visible),
+      ...(graph.links(from).some((l) => l.resolved === from) ? [from] : []),
+    ])) {
+      const wikiTargets = new Set(
+        graph
+          .links(linker)
+          .filter((l) => l.resolved === from && l.kind === 'wiki')
+          .map((l) => l.target),
+      );
       const newPath = linker === from ? to : linker;
       const before = linker === from ? movedContent : decoder.decode((await vault.readFile(linker))!.content);
       const after = rewriteLinks(before, newPath, linker, { from, to, wikiTargets, newWikiTarget });

@@ -7,7 +7,10 @@ const NOT_A_PAGE = /^[a-z][a-z0-9+.-]*:|^#|^\//i;
 /** A markdown href from `fromPath`'s folder to `toPath`, segments URI-encoded. */
 function relativeHref(fromPath: string, toPath: string): string {
   const rel = posix.relative(posix.dirname(fromPath), toPath);
-  return rel.split('/').map((seg) => (seg === '..' ? seg : encodeURIComponent(seg))).join('/');
+  return rel
+    .split('/')
+    .map((seg) => (seg === '..' ? seg : encodeURIComponent(seg)))
+    .join('/');
 }
 
 function resolveHref(sourcePath: string, href: string): string | undefined {

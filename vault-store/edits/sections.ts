@@ -13,7 +13,10 @@ export interface Section {
 }
 
 function headingKey(text: string): string {
-  return text.replace(/^#+\s*/, '').trim().toLowerCase();
+  return text
+    .replace(/^#+\s*/, '')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -25,7 +28,10 @@ export function findSection(content: string, heading: string): Section {
   const found: Section[] = [];
   let open: Section | undefined;
   for (const { level, text, start } of scanMarkdown(content, bodyStart(content)).headings) {
-    if (open && level <= open.level) { open.end = start; open = undefined; }
+    if (open && level <= open.level) {
+      open.end = start;
+      open = undefined;
+    }
     if (text !== '' && headingKey(text) === wanted) {
       const lineEnd = content.indexOf('\n', start);
       open = { start, bodyStart: lineEnd < 0 ? content.length : lineEnd + 1, end: content.length, level };
@@ -33,7 +39,10 @@ export function findSection(content: string, heading: string): Section {
     }
   }
   if (found.length === 0) throw new QuireError('NOT_FOUND', `No heading "${heading}" in the page`, { heading });
-  if (found.length > 1) throw new QuireError('INVALID_REQUEST', `Heading "${heading}" appears ${found.length} times; patch by find/replace instead`, { field: 'heading' });
+  if (found.length > 1)
+    throw new QuireError('INVALID_REQUEST', `Heading "${heading}" appears ${found.length} times; patch by find/replace instead`, {
+      field: 'heading',
+    });
   return found[0];
 }
 

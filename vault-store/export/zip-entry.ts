@@ -18,7 +18,8 @@ export interface ZipEntry {
 }
 
 // Formats that are already compressed: deflating them costs time and saves nothing.
-const PACKED = /\.(png|jpe?g|gif|webp|avif|heic|zip|gz|tgz|bz2|xz|7z|rar|pdf|docx|xlsx|pptx|epub|mp3|m4a|aac|ogg|opus|flac|mp4|m4v|mov|webm|mkv|woff2?)$/i;
+const PACKED =
+  /\.(png|jpe?g|gif|webp|avif|heic|zip|gz|tgz|bz2|xz|7z|rar|pdf|docx|xlsx|pptx|epub|mp3|m4a|aac|ogg|opus|flac|mp4|m4v|mov|webm|mkv|woff2?)$/i;
 /** Below this, deflate saves a few bytes at most. */
 const MIN_DEFLATE = 256;
 /** Up to this size deflate runs inline (< 1 ms); a thread-pool round trip per small page cost more than the work. */

@@ -20,7 +20,10 @@ export class ZipWriter {
   private readonly date: number;
 
   /** Every entry gets `mtime` (the commit's time), as `git archive` does. */
-  constructor(private readonly out: Writable, mtime: Date) {
+  constructor(
+    private readonly out: Writable,
+    mtime: Date,
+  ) {
     ({ time: this.time, date: this.date } = dosDateTime(mtime));
   }
 

@@ -127,7 +127,13 @@ function parseCommit(oid: string, raw: Buffer): CommitInfo {
   const text = raw.toString('utf8');
   const split = text.indexOf('\n\n');
   const headers = (split < 0 ? text : text.slice(0, split)).split('\n');
-  const info: CommitInfo = { oid, tree: '', parents: [], message: split < 0 ? '' : text.slice(split + 2), author: { name: '', email: '', timestamp: 0 } };
+  const info: CommitInfo = {
+    oid,
+    tree: '',
+    parents: [],
+    message: split < 0 ? '' : text.slice(split + 2),
+    author: { name: '', email: '', timestamp: 0 },
+  };
   for (const line of headers) {
     const space = line.indexOf(' ');
     const [key, value] = [line.slice(0, space), line.slice(space + 1)];

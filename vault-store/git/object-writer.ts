@@ -52,10 +52,7 @@ export function sortTree(entries: readonly TreeEntry[]): TreeEntry[] {
 
 /** The body of a tree object; `entries` must be in git's order (`sortTree`). */
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
-  return Buffer.concat(entries.flatMap((e) => [
-    Buffer.from(`${e.mode.replace(/^0+/, '')} ${e.path}\0`),
-    Buffer.from(e.oid, 'hex'),
-  ]));
+  return Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode.replace(/^0+/, '')} ${e.path}\0`), Buffer.from(e.oid, 'hex')]));
 }
 
 export interface CommitFields {

@@ -37,7 +37,11 @@ export class GitRepo {
     this.gitdir = join(dir, '.git');
     ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
     this.objects = new ObjectReader(this.gitdir);
-    this.trees = new TreeStore((oid) => this.objects.tree(oid), this.gitdir, (path) => this.trackObject(path));
+    this.trees = new TreeStore(
+      (oid) => this.objects.tree(oid),
+      this.gitdir,
+      (path) => this.trackObject(path),
+    );
   }
 
   /**
@@ -50,7 +54,13 @@ export class GitRepo {
     const repo = new GitRepo(await fsp.realpath(dir));
     if (!fs.existsSync(repo.gitdir)) {
       await git.init({ fs: repo.fs, dir: repo.dir, defaultBranch: BRANCH });
-      const oid = await repo.commit({ tree: EMPTY_TREE, parents: [], message: 'Initialize vault', author: { name: 'quire', email: 'quire@localhost' }, when: now() });
+      const oid = await repo.commit({
+        tree: EMPTY_TREE,
+        parents: [],
+        message: 'Initialize vault',
+        author: { name: 'quire', email: 'quire@localhost' },
+        when: now(),
+      });
       await repo.moveRef(oid);
     }
     await repo.recoverStaleLocks();

@@ -17,14 +17,20 @@ const UNSAFE = /^(?:\.{1,2}|\.git)$/i;
 export function parseTree(raw: Uint8Array): TreeEntry[] {
   const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   const entries: TreeEntry[] = [];
-  for (let at = 0; at < buf.length; ) {
+  for (let at = 0; at < buf.length;) {
     const space = buf.indexOf(32, at);
     const nul = space < 0 ? -1 : buf.indexOf(0, space);
     if (nul < 0 || nul + 21 > buf.length) throw new Error('malformed git tree');
     const mode = normalMode(buf.toString('latin1', at, space));
     const path = buf.toString('utf8', space + 1, nul);
-    if (!path || path.includes('/') || UNSAFE.test(path.replace(/[. ]+$/, '') || path)) throw new Error(`unsafe git tree entry: ${JSON.stringify(path)}`);
-    entries.push({ mode, path, oid: buf.toString('hex', nul + 1, nul + 21), type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
+    if (!path || path.includes('/') || UNSAFE.test(path.replace(/[. ]+$/, '') || path))
+      throw new Error(`unsafe git tree entry: ${JSON.stringify(path)}`);
+    entries.push({
+      mode,
+      path,
+      oid: buf.toString('hex', nul + 1, nul + 21),
+      type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
+    });
     at = nul + 21;
   }
   return entries;

@@ -66,7 +66,10 @@ export class TreeStore {
    * rewritten; a folder left empty disappears, as in git.
    */
   async apply(rootOid: string, changes: TreeChange[]): Promise<string> {
-    return this.applyAt(rootOid, changes.map((c) => ({ parts: c.path.split('/'), oid: c.oid })));
+    return this.applyAt(
+      rootOid,
+      changes.map((c) => ({ parts: c.path.split('/'), oid: c.oid })),
+    );
   }
 
   private async applyAt(treeOid: string, changes: { parts: string[]; oid: string | null }[]): Promise<string> {

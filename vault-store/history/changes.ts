@@ -93,7 +93,9 @@ export class VaultHistory {
     const objects = vault.repo.objects;
     const commit = await objects.commit(head);
     const parent = commit.parents[0];
-    const files = input.visible ? await diffFiles(vault.repo.trees, parent === undefined ? null : (await objects.commit(parent)).tree, commit.tree) : [];
+    const files = input.visible
+      ? await diffFiles(vault.repo.trees, parent === undefined ? null : (await objects.commit(parent)).tree, commit.tree)
+      : [];
     return { head, cursor: head, has_more: false, changes: [{ commit: head, ...metaFor(commit, files, input.visible), paths }] };
   }
 

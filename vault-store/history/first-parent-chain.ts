@@ -27,7 +27,9 @@ export class FirstParentChain {
       const end = await this.locateHead(head);
       const start = await this.locate(since);
       if (start === undefined || start > end) {
-        throw new QuireError('CURSOR_UNKNOWN', `${since} is not a commit of this vault's history; resync from a snapshot`, { cursor: since });
+        throw new QuireError('CURSOR_UNKNOWN', `${since} is not a commit of this vault's history; resync from a snapshot`, {
+          cursor: since,
+        });
       }
       const from = start + 1 - this.base;
       const to = Math.min(end + 1 - this.base, from + limit);

@@ -10,8 +10,12 @@ const ANSWER_PASSAGES = 3;
 const PASSAGES_PER_PAGE = 2;
 
 // Question words carry no topic; dropping them keeps retrieval on the content words.
-const STOPWORDS = new Set(('a an and are as at be by can could did do does for from has have how i if in is it its me my of on or ' +
-  'should so that the their there these this to was we were what when where which who whom whose why will with would you your').split(' '));
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by can could did do does for from has have how i if in is it its me my of on or ' +
+    'should so that the their there these this to was we were what when where which who whom whose why will with would you your'
+  ).split(' '),
+);
 
 export interface Passage {
   path: string;
@@ -41,7 +45,10 @@ export interface AskAnswer {
 export function retrievePassages(index: SearchIndex, input: AskInput): { passages: Passage[]; pagesUsed: number } {
   const maxPages = input.maxPages ?? DEFAULT_ASK_PAGES;
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > MAX_ASK_PAGES) {
-    throw new QuireError('INVALID_REQUEST', `max_pages must be an integer from 1 to ${MAX_ASK_PAGES}`, { max_pages: maxPages, max: MAX_ASK_PAGES });
+    throw new QuireError('INVALID_REQUEST', `max_pages must be an integer from 1 to ${MAX_ASK_PAGES}`, {
+      max_pages: maxPages,
+      max: MAX_ASK_PAGES,
+    });
   }
   const terms = [...new Set(tokenize(input.question))].filter((t) => !STOPWORDS.has(t) && index.knows(t, input.visible));
   if (terms.length === 0) return { passages: [], pagesUsed: 0 };
@@ -87,7 +94,10 @@ const MAX_PASSAGE = 400;
 function splitPassages(body: string): string[] {
   const out: string[] = [];
   for (const block of body.split(/\n\s*\n/)) {
-    const text = block.replace(/^#{1,6}\s+/gm, '').replace(/\s+/g, ' ').trim();
+    const text = block
+      .replace(/^#{1,6}\s+/gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!text || /^(```|~~~)/.test(text)) continue;
     if (text.length <= MAX_PASSAGE) out.push(text);
     else out.push(...text.split(/(?<=[.!?])\s+/).filter(Boolean));

@@ -110,7 +110,9 @@ export class PageEmbeddings {
         // Chosen and read afresh for each batch, from the index as it is now: pages change,
         // and a rebuild replaces the index, while a request is out.
         const index = this.index();
-        const batch = index.docs.filter((doc) => doc && !this.vectors.has(doc.hash)).slice(0, BATCH) as NonNullable<SearchIndex['docs'][number]>[];
+        const batch = index.docs.filter((doc) => doc && !this.vectors.has(doc.hash)).slice(0, BATCH) as NonNullable<
+          SearchIndex['docs'][number]
+        >[];
         if (batch.length === 0 || this.closed) return;
         const vectors = await this.embed(batch.map((doc) => pageText(index, doc)));
         if (vectors.length !== batch.length) throw new Error(`asked for ${batch.length} embeddings, got ${vectors.length}`);

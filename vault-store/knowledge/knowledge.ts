@@ -69,7 +69,15 @@ export class Knowledge {
     const file = join(options.indexDir, INDEX_FILE);
     return vault.exclusive(async () => {
       const { state, source } = await load(vault, file);
-      const knowledge = new Knowledge(vault, file, options.persistDelayMs ?? DEFAULT_TIMING.indexPersistDelayMs, state, vault.head, source, options.log ?? silentLog);
+      const knowledge = new Knowledge(
+        vault,
+        file,
+        options.persistDelayMs ?? DEFAULT_TIMING.indexPersistDelayMs,
+        state,
+        vault.head,
+        source,
+        options.log ?? silentLog,
+      );
       vault.onCommit((event) => knowledge.follow(event));
       if (source === 'persisted') knowledge.saved = { state, commit: vault.head };
       else await knowledge.persistNow();
@@ -157,7 +165,10 @@ export class Knowledge {
   private schedulePersist(): void {
     if (this.persistDelayMs === false) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')), this.persistDelayMs);
+    this.timer = setTimeout(
+      () => void this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')),
+      this.persistDelayMs,
+    );
     this.timer.unref();
   }
 
@@ -178,7 +189,11 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
   if (snapshot) {
     try {
       const metas = new Map(parseSection<PageMeta[]>(snapshot.sections.metas).map((m) => [m.path, m]));
-      const state = { metas, index: restoreIndex(snapshot.sections, snapshot.handle, snapshot.positions), graph: LinkGraph.build(metas.values()) };
+      const state = {
+        metas,
+        index: restoreIndex(snapshot.sections, snapshot.handle, snapshot.positions),
+        graph: LinkGraph.build(metas.values()),
+      };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
       const { tree: before } = await vault.repo.objects.commit(snapshot.commit);
       const { tree: after } = await vault.repo.objects.commit(vault.head);

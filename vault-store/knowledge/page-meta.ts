@@ -33,7 +33,6 @@ function aliasesOf(value: unknown): string[] {
   return list.filter((a): a is string => typeof a === 'string' && a.trim() !== '').map((a) => a.trim());
 }
 
-
 /** Runs of letters and digits; in ASCII text that is [A-Za-z0-9], counted without a regex match per word. */
 function countWords(text: string): number {
   if (NON_ASCII.test(text)) return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;

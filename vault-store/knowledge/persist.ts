@@ -36,7 +36,12 @@ export async function writeSnapshot(file: string, commit: string, sections: Sect
   const names = Object.keys(sections);
   const hash = createHash('sha256');
   for (const name of names) hash.update(sections[name]);
-  const header: Header = { version: FORMAT_VERSION, commit, sha256: hash.digest('hex'), sections: names.map((name) => ({ name, size: sections[name].byteLength })) };
+  const header: Header = {
+    version: FORMAT_VERSION,
+    commit,
+    sha256: hash.digest('hex'),
+    sections: names.map((name) => ({ name, size: sections[name].byteLength })),
+  };
   const head = Buffer.from(`${MAGIC} ${JSON.stringify(header)}\n`);
   await atomicWriteFile(file, Buffer.concat([head, ...names.map((n) => sections[n])]));
   return positionsOf(head.length, header);

@@ -38,7 +38,8 @@ export function similar(index: SearchIndex, input: SimilarInput, limit = 10, vis
     const other = docVector(index, id);
     let dot = 0;
     for (const [term, w] of vector) dot += w * (other.get(term) ?? 0);
-    if (dot > 0) hits.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round((dot / (norm * length(other))) * 1000) / 1000 });
+    if (dot > 0)
+      hits.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round((dot / (norm * length(other))) * 1000) / 1000 });
   }
   return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);
 }
@@ -57,9 +58,11 @@ function textVector(index: SearchIndex, input: { text: string }, visible?: (path
     const id = index.stats.id(token);
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  return new Map([...counts]
-    .filter(([id]) => index.knows(index.stats.term(id), visible))
-    .map(([id, tf]) => [id, (1 + Math.log(tf)) * index.stats.idf(id)]));
+  return new Map(
+    [...counts]
+      .filter(([id]) => index.knows(index.stats.term(id), visible))
+      .map(([id, tf]) => [id, (1 + Math.log(tf)) * index.stats.idf(id)]),
+  );
 }
 
 function length(vector: Vector): number {

@@ -98,10 +98,12 @@ export class CommitCounter {
 export async function diskBytes(dir: string): Promise<number> {
   // Writes go on while we walk: a temp file or folder gone by the time we get to it counts 0.
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const sizes = await Promise.all(entries.map(async (entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return diskBytes(path);
-    return (await fsp.lstat(path).catch(() => undefined))?.size ?? 0;
-  }));
+  const sizes = await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return diskBytes(path);
+      return (await fsp.lstat(path).catch(() => undefined))?.size ?? 0;
+    }),
+  );
   return sizes.reduce((a, b) => a + b, 0);
 }

@@ -3,8 +3,17 @@
 /** What `\s` matches in a JavaScript regex. */
 export function isSpace(code: number): boolean {
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
-    || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 const LETTER = /\p{L}/u;

@@ -9,7 +9,10 @@ export class ForwardFinder {
   private asked = -1;
   private found = -1;
 
-  constructor(private readonly text: string, private readonly find: string | ((code: number) => boolean)) {}
+  constructor(
+    private readonly text: string,
+    private readonly find: string | ((code: number) => boolean),
+  ) {}
 
   from(from: number): number {
     if (this.asked >= 0 && from >= this.asked && (this.found === -1 || this.found >= from)) return this.found;

@@ -51,7 +51,10 @@ function findFrontmatter(content: string): FrontmatterBlock | undefined {
   for (let close = content.indexOf('\n---', openEnd); close >= 0; close = content.indexOf('\n---', close + 1)) {
     const bodyStart = closingLineEnd(content, close + 1);
     if (bodyStart >= 0) {
-      const language = content.slice(start + 3, openEnd).trim().toLowerCase();
+      const language = content
+        .slice(start + 3, openEnd)
+        .trim()
+        .toLowerCase();
       return { language, source: content.slice(openEnd + 1, close + 1), bodyStart };
     }
   }

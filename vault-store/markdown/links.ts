@@ -22,11 +22,25 @@ export interface LineAt {
   line: number;
 }
 
-function span(text: string, at: LineAt, kind: LinkSpan['kind'], start: number, end: number, targetStart: number, targetEnd: number): LinkSpan {
+function span(
+  text: string,
+  at: LineAt,
+  kind: LinkSpan['kind'],
+  start: number,
+  end: number,
+  targetStart: number,
+  targetEnd: number,
+): LinkSpan {
   const embed = start > 0 && text[start - 1] === '!';
   return {
-    kind, embed, start: at.offset + start - (embed ? 1 : 0), end: at.offset + end,
-    target: text.slice(targetStart, targetEnd), targetStart: at.offset + targetStart, targetEnd: at.offset + targetEnd, line: at.line,
+    kind,
+    embed,
+    start: at.offset + start - (embed ? 1 : 0),
+    end: at.offset + end,
+    target: text.slice(targetStart, targetEnd),
+    targetStart: at.offset + targetStart,
+    targetEnd: at.offset + targetEnd,
+    line: at.line,
   };
 }
 

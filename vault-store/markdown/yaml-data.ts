@@ -114,7 +114,8 @@ export function readYamlData(source: string, firstLine: number): YamlData {
       return { error: `is not valid YAML: ${(err as Error).message}` };
     }
     if (data === null || data === undefined) return { data: {} };
-    if (typeof data !== 'object' || Array.isArray(data)) return { error: `is ${Array.isArray(data) ? 'a list' : 'a single value'}, not a mapping of keys to values` };
+    if (typeof data !== 'object' || Array.isArray(data))
+      return { error: `is ${Array.isArray(data) ? 'a list' : 'a single value'}, not a mapping of keys to values` };
     const wrong = checkData(data, 0, { left: MAX_EXPANDED_CHARS });
     return wrong ? { error: wrong } : { data: data as Record<string, unknown> };
   });

@@ -70,7 +70,9 @@ export async function mergeChange(vault: Vault, refs: ProposalRefs, change: Prop
   const content = async () => (proposed === null ? null : refs.content(proposed));
   if (current === change.base_hash || current === proposed) return { applies: 'clean', content: await content() };
   if (proposed === null || current === null || change.base_hash === null) return { applies: 'conflict' };
-  const [base, ours, theirs] = await Promise.all([change.base_hash, current, proposed].map(async (oid) => decoder.decode(await vault.repo.objects.blob(oid))));
+  const [base, ours, theirs] = await Promise.all(
+    [change.base_hash, current, proposed].map(async (oid) => decoder.decode(await vault.repo.objects.blob(oid))),
+  );
   const merged = mergeLines(base, ours, theirs);
   return merged === undefined ? { applies: 'conflict' } : { applies: 'merge', content: encoder.encode(merged) };
 }

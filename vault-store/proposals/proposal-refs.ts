@@ -46,7 +46,11 @@ export class ProposalRefs {
   }
 
   /** Stores the record (and, on creation, the proposed contents) and moves the ref to it. */
-  async write(record: ProposalRecord, contents: Map<string, Uint8Array>, commit: { message: string; author: Signature; when: Date }): Promise<void> {
+  async write(
+    record: ProposalRecord,
+    contents: Map<string, Uint8Array>,
+    commit: { message: string; author: Signature; when: Date },
+  ): Promise<void> {
     const ref = `${PROPOSALS_REF}/${record.id}`;
     const parent = await this.repo.resolveRef(ref);
     const base = parent ? (await this.repo.objects.commit(parent)).tree : EMPTY_TREE;

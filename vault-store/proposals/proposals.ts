@@ -33,10 +33,16 @@ export interface ProposalDetail extends ProposalRecord {
 
 function actorOf(author: Author): Actor {
   const t = author.trailers ?? {};
-  return { name: author.name, ...(t['Quire-Agent'] ? { agent: t['Quire-Agent'] } : {}), ...(t['Quire-Actor'] ? { actor: t['Quire-Actor'] } : {}), ...(t['Quire-Credential'] ? { credential: t['Quire-Credential'] } : {}) };
+  return {
+    name: author.name,
+    ...(t['Quire-Agent'] ? { agent: t['Quire-Agent'] } : {}),
+    ...(t['Quire-Actor'] ? { actor: t['Quire-Actor'] } : {}),
+    ...(t['Quire-Credential'] ? { credential: t['Quire-Credential'] } : {}),
+  };
 }
 
-const worst = (list: Resolution['applies'][]): Resolution['applies'] => (list.includes('conflict') ? 'conflict' : list.includes('merge') ? 'merge' : 'clean');
+const worst = (list: Resolution['applies'][]): Resolution['applies'] =>
+  list.includes('conflict') ? 'conflict' : list.includes('merge') ? 'merge' : 'clean';
 
 /**
  * Changes an agent would like to make, held for the owner's decision. Stored in the vault's
@@ -49,7 +55,10 @@ export class Proposals {
   private readonly pages: Pages;
   private readonly now: () => Date;
 
-  constructor(private readonly vault: Vault, options: ProposalOptions = {}) {
+  constructor(
+    private readonly vault: Vault,
+    options: ProposalOptions = {},
+  ) {
     this.refs = new ProposalRefs(vault.repo);
     this.pages = new Pages(vault);
     this.now = options.now ?? (() => new Date());
@@ -62,7 +71,8 @@ export class Proposals {
       const contents = new Map<string, Uint8Array>();
       const seen = new Set<string>();
       const changes = input.changes.map((change) => {
-        if (seen.has(change.path)) throw new QuireError('INVALID_REQUEST', `${change.path} appears twice in one proposal`, { field: 'changes', path: change.path });
+        if (seen.has(change.path))
+          throw new QuireError('INVALID_REQUEST', `${change.path} appears twice in one proposal`, { field: 'changes', path: change.path });
         seen.add(change.path);
         const current = this.vault.manifest.get(change.path)?.oid ?? null;
         this.vault.expectHash(change.path, change.base_hash);
@@ -76,8 +86,14 @@ export class Proposals {
         return { path: change.path, hash: hashBlob(bytes), base_hash: current };
       });
       const record: ProposalRecord = {
-        id, title: input.title, rationale: input.rationale, status: 'pending',
-        created_at: at.toISOString(), created_by: actorOf(author), base_commit: this.vault.head, changes,
+        id,
+        title: input.title,
+        rationale: input.rationale,
+        status: 'pending',
+        created_at: at.toISOString(),
+        created_by: actorOf(author),
+        base_commit: this.vault.head,
+        changes,
       };
       await this.refs.write(record, contents, { message: `Propose: ${input.title}`, author, when: at });
       return record;
@@ -88,23 +104,31 @@ export class Proposals {
   async list(options: { status?: ProposalStatus; visible?: (path: string) => boolean } = {}): Promise<ProposalRecord[]> {
     const records = await Promise.all((await this.refs.ids()).map((id) => this.refs.read(id)));
     return records
-      .filter((r): r is ProposalRecord => r !== undefined && (!options.status || r.status === options.status) && this.canSee(r, options.visible))
+      .filter(
+        (r): r is ProposalRecord => r !== undefined && (!options.status || r.status === options.status) && this.canSee(r, options.visible),
+      )
       .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
   }
 
   /** The record with a unified diff per change against the current page, and whether it still applies. */
   async get(id: string, visible?: (path: string) => boolean): Promise<ProposalDetail> {
     const record = await this.require(id, visible);
-    const diffs = await Promise.all(record.changes.map(async (change): Promise<ChangeView> => {
-      const resolution = await mergeChange(this.vault, this.refs, change);
-      const current = await this.vault.readFile(change.path);
-      const before = current ? decoder.decode(current.content) : null;
-      const after = change.delete ? null : decoder.decode(await this.refs.content(change.hash!));
-      return {
-        path: change.path, ...(change.delete ? { delete: true as const } : {}), base_hash: change.base_hash,
-        current_hash: current?.oid ?? null, applies: resolution.applies, diff: unifiedDiff(change.path, before, after),
-      };
-    }));
+    const diffs = await Promise.all(
+      record.changes.map(async (change): Promise<ChangeView> => {
+        const resolution = await mergeChange(this.vault, this.refs, change);
+        const current = await this.vault.readFile(change.path);
+        const before = current ? decoder.decode(current.content) : null;
+        const after = change.delete ? null : decoder.decode(await this.refs.content(change.hash!));
+        return {
+          path: change.path,
+          ...(change.delete ? { delete: true as const } : {}),
+          base_hash: change.base_hash,
+          current_hash: current?.oid ?? null,
+          applies: resolution.applies,
+          diff: unifiedDiff(change.path, before, after),
+        };
+      }),
+    );
     return { ...record, applies: record.status === 'pending' ? worst(diffs.map((d) => d.applies)) : 'clean', diffs };
   }
 
@@ -124,10 +148,19 @@ export class Proposals {
       record.changes.forEach((change, i) => {
         const resolution = resolutions[i];
         if (resolution.applies !== 'conflict') files.push({ path: change.path, content: resolution.content });
-        else conflicts.push({ path: change.path, base_hash: change.base_hash, current_hash: this.vault.manifest.get(change.path)?.oid ?? null });
+        else
+          conflicts.push({
+            path: change.path,
+            base_hash: change.base_hash,
+            current_hash: this.vault.manifest.get(change.path)?.oid ?? null,
+          });
       });
       if (conflicts.length) {
-        throw new QuireError('CONFLICT', `Proposal ${id} no longer applies: ${conflicts.map((c) => c.path).join(', ')} changed since it was made`, { conflicts, current_hash: conflicts[0].current_hash });
+        throw new QuireError(
+          'CONFLICT',
+          `Proposal ${id} no longer applies: ${conflicts.map((c) => c.path).join(', ')} changed since it was made`,
+          { conflicts, current_hash: conflicts[0].current_hash },
+        );
       }
       for (const change of record.changes) if (!change.delete) this.pages.checkNewPath(change.path);
       const proposer = record.created_by.agent ?? record.created_by.actor ?? record.created_by.name;
@@ -138,13 +171,19 @@ export class Proposals {
   }
 
   reject(author: Author, id: string, reason?: string): Promise<ProposalRecord> {
-    return this.vault.exclusive(async () => this.decide(await this.requirePending(id), author, { status: 'rejected', ...(reason ? { reason } : {}) }));
+    return this.vault.exclusive(async () =>
+      this.decide(await this.requirePending(id), author, { status: 'rejected', ...(reason ? { reason } : {}) }),
+    );
   }
 
   private async decide(record: ProposalRecord, author: Author, outcome: Partial<ProposalRecord>): Promise<ProposalRecord> {
     const at = this.now();
     const decided: ProposalRecord = { ...record, ...outcome, decided_at: at.toISOString(), decided_by: actorOf(author) };
-    await this.refs.write(decided, new Map(), { message: `${decided.status === 'approved' ? 'Approve' : 'Reject'}: ${record.title}`, author, when: at });
+    await this.refs.write(decided, new Map(), {
+      message: `${decided.status === 'approved' ? 'Approve' : 'Reject'}: ${record.title}`,
+      author,
+      when: at,
+    });
     return decided;
   }
 
@@ -160,7 +199,8 @@ export class Proposals {
 
   private async requirePending(id: string): Promise<ProposalRecord> {
     const record = await this.require(id);
-    if (record.status !== 'pending') throw new QuireError('CONFLICT', `Proposal ${id} is already ${record.status}`, { id, status: record.status });
+    if (record.status !== 'pending')
+      throw new QuireError('CONFLICT', `Proposal ${id} is already ${record.status}`, { id, status: record.status });
     return record;
   }
 }

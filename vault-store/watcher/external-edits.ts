@@ -79,7 +79,11 @@ export async function uncommittedEdits(vault: Vault, paths: readonly string[]): 
  * commit by the external author, through the vault's queue. Files whose paths break the
  * path rules, and symbolic links, are reported to `onSkip` and never committed.
  */
-export function commitExternalEdits(vault: Vault, paths?: readonly string[], options: ExternalEditOptions = {}): Promise<CommitEvent | undefined> {
+export function commitExternalEdits(
+  vault: Vault,
+  paths?: readonly string[],
+  options: ExternalEditOptions = {},
+): Promise<CommitEvent | undefined> {
   const onSymlink = options.onSkip && ((path: string) => options.onSkip!(path, 'symlink'));
   return vault.exclusive(async () => {
     const valid: string[] = [];

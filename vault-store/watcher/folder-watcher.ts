@@ -13,7 +13,10 @@ export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private closed = false;
 
-  private constructor(private readonly onChange: (absolute: string) => void, private readonly onError: (err: Error) => void) {}
+  private constructor(
+    private readonly onChange: (absolute: string) => void,
+    private readonly onError: (err: Error) => void,
+  ) {}
 
   static async start(root: string, onChange: (absolute: string) => void, onError: (err: Error) => void): Promise<FolderWatcher> {
     const watcher = new FolderWatcher(onChange, onError);
@@ -68,9 +71,12 @@ export class FolderWatcher {
     this.onChange(path);
     if (name.startsWith('.')) return;
     // A new folder (created, or moved in whole) needs watches of its own; a removed one frees its.
-    void fsp.lstat(path).then(
-      (stat) => (stat.isDirectory() && !this.watchers.has(path) ? this.add(path).then(() => this.onChange(path)) : undefined),
-      () => (this.watchers.has(path) ? this.drop(path) : undefined),
-    ).catch((err: Error) => this.onError(err));
+    void fsp
+      .lstat(path)
+      .then(
+        (stat) => (stat.isDirectory() && !this.watchers.has(path) ? this.add(path).then(() => this.onChange(path)) : undefined),
+        () => (this.watchers.has(path) ? this.drop(path) : undefined),
+      )
+      .catch((err: Error) => this.onError(err));
   }
 }

@@ -53,7 +53,10 @@ export class VaultWatcher {
 
   private folderWatcher: FolderWatcher | undefined;
 
-  private constructor(readonly vault: Vault, options: VaultWatcherOptions) {
+  private constructor(
+    readonly vault: Vault,
+    options: VaultWatcherOptions,
+  ) {
     this.quietMs = options.quietMs ?? DEFAULT_TIMING.watchQuietMs;
     this.stabilityMs = options.stabilityMs ?? DEFAULT_TIMING.watchStabilityMs;
     this.log = options.log ?? silentLog;
@@ -62,7 +65,11 @@ export class VaultWatcher {
   /** Starts watching, then commits whatever changed while nobody watched (a start-up scan). */
   static async start(vault: Vault, options: VaultWatcherOptions = {}): Promise<VaultWatcher> {
     const watcher = new VaultWatcher(vault, options);
-    watcher.folderWatcher = await FolderWatcher.start(vault.dir, (path) => watcher.noteChange(path), (err) => watcher.recordError(err));
+    watcher.folderWatcher = await FolderWatcher.start(
+      vault.dir,
+      (path) => watcher.noteChange(path),
+      (err) => watcher.recordError(err),
+    );
     watcher.watching = true;
     if (!(await watcher.commit(['']))) watcher.schedule(RETRY_MS);
     return watcher;
@@ -72,7 +79,7 @@ export class VaultWatcher {
     return {
       watching: this.watching,
       pending: this.pending.size,
-      folders: this.watching ? this.folderWatcher?.folders ?? 0 : 0,
+      folders: this.watching ? (this.folderWatcher?.folders ?? 0) : 0,
       lastCommit: this.lastCommit,
       lastError: this.lastError,
       skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
@@ -106,7 +113,10 @@ export class VaultWatcher {
       this.timer = undefined;
       // One flush at a time; changes noted meanwhile get their turn after it.
       if (this.flushing) this.schedule(this.quietMs);
-      else this.flushing = this.flush().finally(() => { this.flushing = undefined; });
+      else
+        this.flushing = this.flush().finally(() => {
+          this.flushing = undefined;
+        });
     }, ms);
   }
 

@@ -86,7 +86,12 @@ function readWorkingFile(root: string, path: string, known: Map<string, boolean>
  * at or beneath a symbolic link is no change at all (HEAD keeps what it has there) and the
  * link goes to `onSymlink`.
  */
-export async function diffWorkingFiles(root: string, manifest: Manifest, paths: readonly string[], onSymlink?: OnSymlink): Promise<FileChange[]> {
+export async function diffWorkingFiles(
+  root: string,
+  manifest: Manifest,
+  paths: readonly string[],
+  onSymlink?: OnSymlink,
+): Promise<FileChange[]> {
   const changes: FileChange[] = [];
   const known = new Map<string, boolean>();
   let sliceStart = performance.now();

@@ -36,7 +36,9 @@ export default async function (): Promise<Record<string, unknown>> {
 
   const guideMs: number[] = [];
   for (let i = 0; i < 20; i++) {
-    await timed(guideMs, () => buildGuide({ pages: paths, tagsOf: (p) => knowledge.metas.get(p)?.tags ?? [], mirrors: [], caller: [], proposeOnly: false }));
+    await timed(guideMs, () =>
+      buildGuide({ pages: paths, tagsOf: (p) => knowledge.metas.get(p)?.tags ?? [], mirrors: [], caller: [], proposeOnly: false }),
+    );
   }
 
   const packMs: number[] = [];
@@ -58,7 +60,9 @@ export default async function (): Promise<Record<string, unknown>> {
     const path = paths[(i * 331) % paths.length];
     const current = await pages.read(path);
     const content = current.content.replace(/\n\n/, `\n\nEdited by proposal ${i}.\n\n`);
-    const p = await timed(createMs, () => proposals.create(author, { title: `Edit ${i}`, rationale: 'bench', changes: [{ path, content, base_hash: current.hash }] }));
+    const p = await timed(createMs, () =>
+      proposals.create(author, { title: `Edit ${i}`, rationale: 'bench', changes: [{ path, content, base_hash: current.hash }] }),
+    );
     await timed(getMs, () => proposals.get(p.id));
     await timed(approveMs, () => proposals.approve(author, p.id));
   }

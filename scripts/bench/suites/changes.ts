@@ -18,7 +18,8 @@ export async function syncBenchVault(): Promise<string> {
   if (existsSync(join(dir, '.git', 'quire-bench-ready'))) return dir;
   const { source, manifest } = benchVault();
   cpSync(source, dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=b@x', ...args], { cwd: dir, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=b@x', ...args], { cwd: dir, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'import');

@@ -48,13 +48,18 @@ export default async function (): Promise<Record<string, unknown>> {
   // Own links change: the common write.
   const paths = manifest.paths;
   let i = 0;
-  const editLinks = summarize(time(() => {
-    const path = paths[(i * 7919) % paths.length];
-    const next = meta(path, encoder.encode(`# Edit ${i}\n[[${manifest.titles[i % 1000]}]] [[${manifest.titles[(i * 31) % paths.length]}]]\n`));
-    i++;
-    metas.set(path, next);
-    graph.upsert(next);
-  }, 500));
+  const editLinks = summarize(
+    time(() => {
+      const path = paths[(i * 7919) % paths.length];
+      const next = meta(
+        path,
+        encoder.encode(`# Edit ${i}\n[[${manifest.titles[i % 1000]}]] [[${manifest.titles[(i * 31) % paths.length]}]]\n`),
+      );
+      i++;
+      metas.set(path, next);
+      graph.upsert(next);
+    }, 500),
+  );
 
   // Worst case: a root page named like the most linked page takes over all its links, then goes.
   const popular = [...metas.keys()].sort((a, b) => graph.inDegree(b) - graph.inDegree(a))[0];
@@ -65,22 +70,25 @@ export default async function (): Promise<Record<string, unknown>> {
   const removeTwin = summarize(time(() => graph.remove(name), 1));
 
   let r = 0;
-  const rename = summarize(time(() => {
-    const from = paths[(r * 104729) % paths.length];
-    const current = metas.get(from);
-    r++;
-    if (!current) return;
-    const to = `renamed/${r}/${from.slice(from.lastIndexOf('/') + 1)}`;
-    graph.remove(from);
-    metas.delete(from);
-    const moved = { ...current, path: to };
-    graph.upsert(moved);
-    metas.set(to, moved);
-  }, 200));
+  const rename = summarize(
+    time(() => {
+      const from = paths[(r * 104729) % paths.length];
+      const current = metas.get(from);
+      r++;
+      if (!current) return;
+      const to = `renamed/${r}/${from.slice(from.lastIndexOf('/') + 1)}`;
+      graph.remove(from);
+      metas.delete(from);
+      const moved = { ...current, path: to };
+      graph.upsert(moved);
+      metas.set(to, moved);
+    }, 200),
+  );
 
   const fresh = LinkGraph.build(metas.values());
-  const consistent = JSON.stringify(fresh.edges()) === JSON.stringify(graph.edges())
-    && JSON.stringify(fresh.unresolved()) === JSON.stringify(graph.unresolved());
+  const consistent =
+    JSON.stringify(fresh.edges()) === JSON.stringify(graph.edges()) &&
+    JSON.stringify(fresh.unresolved()) === JSON.stringify(graph.unresolved());
 
   const centre = [...metas.keys()].find((p) => graph.inDegree(p) > 0 && graph.inDegree(p) < 10)!;
   return {
@@ -99,14 +107,16 @@ export default async function (): Promise<Record<string, unknown>> {
     lint_ms: summarize(time(() => lint(metas, graph, { maxPageBytes: 100_000 }), 5)),
     lint_counts: lint(metas, graph, { maxPageBytes: 100_000 }).counts,
     stats_ms: summarize(time(() => stats(metas, graph, { commits: 0, diskBytes: 0 }), 5)),
-    disk_walk_ms: summarize(await (async () => {
-      const samples: number[] = [];
-      for (let k = 0; k < 3; k++) {
-        const s = performance.now();
-        await diskBytes(source);
-        samples.push(performance.now() - s);
-      }
-      return samples;
-    })()),
+    disk_walk_ms: summarize(
+      await (async () => {
+        const samples: number[] = [];
+        for (let k = 0; k < 3; k++) {
+          const s = performance.now();
+          await diskBytes(source);
+          samples.push(performance.now() - s);
+        }
+        return samples;
+      })(),
+    ),
   };
 }

@@ -39,7 +39,8 @@ function gitVault(source: string): string {
   if (!existsSync(join(dir, '.git'))) {
     rmSync(dir, { recursive: true, force: true });
     cpSync(source, dir, { recursive: true });
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', ...args], { cwd: dir, stdio: 'ignore' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', ...args], { cwd: dir, stdio: 'ignore' });
     git('init', '-b', 'main');
     git('add', '-A');
     git('commit', '-m', 'seed');
@@ -76,12 +77,13 @@ export default async function (): Promise<Record<string, unknown>> {
     }
     return { times, reciprocal };
   };
-  const wordPass = () => Array.from({ length: 300 }, (_, i) => {
-    const q = `${manifest.vocab[(i * 13) % 2000]} ${manifest.vocab[(i * 31) % 5000]}`;
-    const t = performance.now();
-    knowledge.search(q);
-    return performance.now() - t;
-  });
+  const wordPass = () =>
+    Array.from({ length: 300 }, (_, i) => {
+      const q = `${manifest.vocab[(i * 13) % 2000]} ${manifest.vocab[(i * 31) % 5000]}`;
+      const t = performance.now();
+      knowledge.search(q);
+      return performance.now() - t;
+    });
   const coldTitles = titlePass();
   const coldWords = wordPass();
   const { times, reciprocal } = titlePass();

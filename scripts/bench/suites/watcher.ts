@@ -99,7 +99,12 @@ export default async function () {
     index_build_ms: round(indexBuildMs),
     edit_to_commit_ms: summarize(toCommit),
     edit_to_searchable_ms: summarize(toSearchable),
-    burst: { files: BURST, write_ms: round(burstWritten - burstStarted), last_write_to_commit_ms: round(burstLanded - burstWritten), commits: burstCommits },
+    burst: {
+      files: BURST,
+      write_ms: round(burstWritten - burstStarted),
+      last_write_to_commit_ms: round(burstLanded - burstWritten),
+      commits: burstCommits,
+    },
     chokidar_per_file: { watches: perFile, ready_ms: round(perFileMs) },
   };
 }

@@ -41,7 +41,11 @@ async function measure(watch: boolean) {
   const writes: number[] = [];
   for (let i = 0; i < UPDATES; i++) {
     const started = performance.now();
-    const res = await fetch(`${running.url}/vault/page`, { method: 'POST', headers, body: JSON.stringify({ path: paths[i], content: `# Updated ${i}\n\nbench body ${i}\n` }) });
+    const res = await fetch(`${running.url}/vault/page`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ path: paths[i], content: `# Updated ${i}\n\nbench body ${i}\n` }),
+    });
     if (!res.ok) throw new Error(`write failed: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
     writes.push(performance.now() - started);

@@ -1,8 +1,17 @@
 import type { Database } from 'better-sqlite3';
 import type { DeviceCursorsStore, KeyRecord, KeysStore, ServerFactsStore, UserRecord, UsersStore } from '../store.js';
 
-interface UserRow { name: string; plan: string; created_at: string; password: string | null }
-interface KeyRow extends Omit<KeyRecord, 'device' | 'agent' | 'last_used_at'> { device: number; agent: string | null; last_used_at: string | null }
+interface UserRow {
+  name: string;
+  plan: string;
+  created_at: string;
+  password: string | null;
+}
+interface KeyRow extends Omit<KeyRecord, 'device' | 'agent' | 'last_used_at'> {
+  device: number;
+  agent: string | null;
+  last_used_at: string | null;
+}
 
 const toUser = (row: UserRow): UserRecord => ({
   name: row.name,
@@ -19,7 +28,12 @@ const toKey = ({ device, agent, last_used_at: lastUsed, ...row }: KeyRow): KeyRe
 });
 
 /** Users, their API keys (hashed, with when each was last used), device cursors, server facts. */
-export function sqliteAccounts(db: Database): { users: UsersStore; keys: KeysStore; deviceCursors: DeviceCursorsStore; server: ServerFactsStore } {
+export function sqliteAccounts(db: Database): {
+  users: UsersStore;
+  keys: KeysStore;
+  deviceCursors: DeviceCursorsStore;
+  server: ServerFactsStore;
+} {
   const q = {
     users: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY name'),
     user: db.prepare<[string], UserRow>('SELECT * FROM users WHERE name = ?'),
@@ -29,11 +43,15 @@ export function sqliteAccounts(db: Database): { users: UsersStore; keys: KeysSto
     keys: db.prepare<[string], KeyRow>('SELECT * FROM keys WHERE user = ? ORDER BY rowid'),
     keyById: db.prepare<[string], KeyRow>('SELECT * FROM keys WHERE id = ?'),
     keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM keys WHERE hash = ?'),
-    addKey: db.prepare('INSERT INTO keys (id, user, name, scope, device, agent, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user, name) DO NOTHING'),
+    addKey: db.prepare(
+      'INSERT INTO keys (id, user, name, scope, device, agent, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user, name) DO NOTHING',
+    ),
     removeKey: db.prepare<[string, string], KeyRow>('DELETE FROM keys WHERE user = ? AND name = ? RETURNING *'),
     touchKey: db.prepare('UPDATE keys SET last_used_at = ? WHERE id = ?'),
     cursor: db.prepare<[string], { cursor: string; cursor_at: string }>('SELECT cursor, cursor_at FROM device_cursors WHERE key_id = ?'),
-    setCursor: db.prepare('INSERT INTO device_cursors (key_id, cursor, cursor_at) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET cursor = excluded.cursor, cursor_at = excluded.cursor_at'),
+    setCursor: db.prepare(
+      'INSERT INTO device_cursors (key_id, cursor, cursor_at) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET cursor = excluded.cursor, cursor_at = excluded.cursor_at',
+    ),
     fact: db.prepare<[string], { value: string }>('SELECT value FROM server_facts WHERE name = ?'),
     setFact: db.prepare('INSERT INTO server_facts (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
   };

@@ -4,7 +4,9 @@ import type { Session, SessionsStore, SigninLink, SigninLinksStore } from '../st
 /** Browser sessions and one-time sign-in links: expiry is part of every query. */
 export function sqliteBrowser(db: Database): { sessions: SessionsStore; signinLinks: SigninLinksStore } {
   const q = {
-    addSession: db.prepare('INSERT INTO sessions (id, user, hash, csrf, created_at, expires_at) VALUES (@id, @user, @hash, @csrf, @created_at, @expires_at)'),
+    addSession: db.prepare(
+      'INSERT INTO sessions (id, user, hash, csrf, created_at, expires_at) VALUES (@id, @user, @hash, @csrf, @created_at, @expires_at)',
+    ),
     session: db.prepare<[string, number], Session>('SELECT * FROM sessions WHERE hash = ? AND expires_at > ?'),
     endSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
     endSessionsOf: db.prepare('DELETE FROM sessions WHERE user = ?'),

@@ -14,24 +14,38 @@ function defined<T extends object>(row: T): T {
 
 const toGrant = (row: GrantRow): OAuthGrant => defined({ ...row, scopes: JSON.parse(row.scopes) }) as OAuthGrant;
 const toCode = (row: CodeRow): CodeRecord => defined({ ...row, scopes: JSON.parse(row.scopes) }) as CodeRecord;
-const toToken = ({ rotated, ...row }: TokenRow): TokenRecord => ({ ...row, scopes: JSON.parse(row.scopes), ...(rotated ? { rotated: true } : {}) });
+const toToken = ({ rotated, ...row }: TokenRow): TokenRecord => ({
+  ...row,
+  scopes: JSON.parse(row.scopes),
+  ...(rotated ? { rotated: true } : {}),
+});
 
 /** Registered OAuth clients, and the codes, grants and tokens they obtain (hashes only). */
 export function sqliteOAuth(db: Database): { oauthClients: OAuthClientsStore; grants: GrantsStore } {
   const q = {
     client: db.prepare<[string], { info: string }>('SELECT info FROM oauth_clients WHERE client_id = ?'),
-    putClient: db.prepare('INSERT INTO oauth_clients (client_id, info) VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET info = excluded.info'),
-    addCode: db.prepare('INSERT INTO oauth_codes (hash, client_id, client_name, user, scopes, resource, redirect_uri, challenge, agent, expires_at) VALUES (@hash, @client_id, @client_name, @user, @scopes, @resource, @redirect_uri, @challenge, @agent, @expires_at)'),
+    putClient: db.prepare(
+      'INSERT INTO oauth_clients (client_id, info) VALUES (?, ?) ON CONFLICT (client_id) DO UPDATE SET info = excluded.info',
+    ),
+    addCode: db.prepare(
+      'INSERT INTO oauth_codes (hash, client_id, client_name, user, scopes, resource, redirect_uri, challenge, agent, expires_at) VALUES (@hash, @client_id, @client_name, @user, @scopes, @resource, @redirect_uri, @challenge, @agent, @expires_at)',
+    ),
     code: db.prepare<[string, string, number], CodeRow>('SELECT * FROM oauth_codes WHERE hash = ? AND client_id = ? AND expires_at > ?'),
     claimCode: db.prepare('UPDATE oauth_codes SET grant_id = ? WHERE hash = ? AND grant_id IS NULL'),
-    addGrant: db.prepare('INSERT INTO oauth_grants (id, user, client_id, client_name, scopes, agent, resource, created_at) VALUES (@id, @user, @client_id, @client_name, @scopes, @agent, @resource, @created_at)'),
-    addToken: db.prepare('INSERT INTO oauth_tokens (hash, kind, grant_id, scopes, expires_at) VALUES (@hash, @kind, @grant_id, @scopes, @expires_at)'),
+    addGrant: db.prepare(
+      'INSERT INTO oauth_grants (id, user, client_id, client_name, scopes, agent, resource, created_at) VALUES (@id, @user, @client_id, @client_name, @scopes, @agent, @resource, @created_at)',
+    ),
+    addToken: db.prepare(
+      'INSERT INTO oauth_tokens (hash, kind, grant_id, scopes, expires_at) VALUES (@hash, @kind, @grant_id, @scopes, @expires_at)',
+    ),
     token: db.prepare<[string, number], TokenRow>('SELECT * FROM oauth_tokens WHERE hash = ? AND expires_at > ?'),
     grant: db.prepare<[string], GrantRow>('SELECT * FROM oauth_grants WHERE id = ?'),
     rotate: db.prepare("UPDATE oauth_tokens SET rotated = 1 WHERE hash = ? AND kind = 'refresh' AND rotated = 0"),
     removeToken: db.prepare('DELETE FROM oauth_tokens WHERE hash = ?'),
     removeGrant: db.prepare('DELETE FROM oauth_grants WHERE id = ? AND user = coalesce(?, user)'),
-    grantsOf: db.prepare<[string, number], GrantRow>('SELECT * FROM oauth_grants g WHERE user = ? AND EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id AND t.expires_at > ?) ORDER BY g.rowid'),
+    grantsOf: db.prepare<[string, number], GrantRow>(
+      'SELECT * FROM oauth_grants g WHERE user = ? AND EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id AND t.expires_at > ?) ORDER BY g.rowid',
+    ),
     touch: db.prepare('UPDATE oauth_grants SET last_used_at = ? WHERE id = ?'),
   };
   const insertTokens = (tokens: TokenRecord[]) => tokens.forEach((t) => q.addToken.run({ ...t, scopes: JSON.stringify(t.scopes) }));

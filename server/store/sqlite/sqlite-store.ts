@@ -43,7 +43,9 @@ export function openSqliteStore(dataDir: string): Store {
     db.prepare('DELETE FROM signin_failures WHERE resets_at <= ?'),
     db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?'),
     db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?'),
-    db.prepare('DELETE FROM oauth_grants WHERE NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = oauth_grants.id AND t.expires_at > ?)'),
+    db.prepare(
+      'DELETE FROM oauth_grants WHERE NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = oauth_grants.id AND t.expires_at > ?)',
+    ),
   ];
   return {
     users,

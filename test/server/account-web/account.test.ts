@@ -55,7 +55,9 @@ describe('account area in the browser', function () {
     await signIn(page, server, 'owner', 'wrong password');
     const wrongUser = await page.textContent('[role=alert]');
     await signIn(page, server, 'nobody-here', 'wrong password');
-    expect(await page.textContent('[role=alert]')).to.equal(wrongUser).and.to.equal('Wrong username or password.');
+    expect(await page.textContent('[role=alert]'))
+      .to.equal(wrongUser)
+      .and.to.equal('Wrong username or password.');
     await browser.screenshot(page, 'account-signin-error');
     await page.goto(account('/keys'));
     expect(page.url()).to.equal(account('/signin'));
@@ -95,7 +97,7 @@ describe('account area in the browser', function () {
 
   it('lists device keys with their last acknowledged cursor', async () => {
     const key = await server.key('owner', 'read', { device: true, name: 'phone' });
-    const changes = await (await server.api('/vault/changes', { key })).json() as { cursor: string };
+    const changes = (await (await server.api('/vault/changes', { key })).json()) as { cursor: string };
     expect((await server.api('/vault/changes/ack', { key, method: 'POST', json: { cursor: changes.cursor } })).status).to.equal(200);
     await page.goto(account('/devices'));
     const row = page.getByRole('row', { name: /phone/ });
@@ -114,7 +116,10 @@ describe('account area in the browser', function () {
     expect(await server.services.agents.get('owner', 'scribe')).to.include({ mode: 'read', description: 'Drafts <b>notes</b> for me' });
     expect(await page.textContent('main')).to.contain('Drafts <b>notes</b> for me');
 
-    await page.getByRole('row', { name: /scribe/ }).getByRole('link', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /scribe/ })
+      .getByRole('link', { name: 'Edit' })
+      .click();
     await page.getByLabel('Propose changes for you to approve').check();
     await page.getByLabel('May read').fill('');
     await page.getByLabel('May change (or propose changes in)').fill('Projects/');
@@ -131,9 +136,16 @@ describe('account area in the browser', function () {
   it('approves a proposal after showing its diff, and the page changes', async () => {
     const agentKey = await server.key('owner', 'write', { agent: 'scribe', name: 'scribe-key' });
     const path = 'Projects/Garden Plan.md';
-    const before = await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: agentKey })).json() as { content: string; hash: string };
+    const before = (await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: agentKey })).json()) as {
+      content: string;
+      hash: string;
+    };
     const content = `${before.content}\n- Plant garlic in October\n`;
-    const created = await server.api('/vault/proposals', { key: agentKey, method: 'POST', json: { title: 'Add garlic', rationale: 'Autumn planting was missing.', changes: [{ path, content, base_hash: before.hash }] } });
+    const created = await server.api('/vault/proposals', {
+      key: agentKey,
+      method: 'POST',
+      json: { title: 'Add garlic', rationale: 'Autumn planting was missing.', changes: [{ path, content, base_hash: before.hash }] },
+    });
     expect(created.status).to.equal(201);
 
     await page.goto(account('/proposals'));
@@ -147,7 +159,7 @@ describe('account area in the browser', function () {
     await page.waitForURL(account('/proposals'));
     expect(await page.textContent('[role=status]')).to.contain('approved');
 
-    const after = await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: agentKey })).json() as { content: string };
+    const after = (await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: agentKey })).json()) as { content: string };
     expect(after.content).to.equal(content);
   });
 
@@ -155,13 +167,24 @@ describe('account area in the browser', function () {
     const agentKey = await server.key('owner', 'write', { agent: 'scribe', name: 'scribe-key-2' });
     const ownerKey = await server.key('owner', 'write', { name: 'owner-key' });
     const path = 'Projects/Garden Plan.md';
-    const page0 = await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: ownerKey })).json() as { content: string; hash: string };
+    const page0 = (await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: ownerKey })).json()) as {
+      content: string;
+      hash: string;
+    };
     const lines = page0.content.split('\n');
     const last = lines.length - 2;
     const proposed = [...lines.slice(0, last), 'Proposed last line', ...lines.slice(last + 1)].join('\n');
-    const made = await (await server.api('/vault/proposals', { key: agentKey, method: 'POST', json: { title: 'Rewrite the end', changes: [{ path, content: proposed, base_hash: page0.hash }] } })).json() as { id: string };
+    const made = (await (
+      await server.api('/vault/proposals', {
+        key: agentKey,
+        method: 'POST',
+        json: { title: 'Rewrite the end', changes: [{ path, content: proposed, base_hash: page0.hash }] },
+      })
+    ).json()) as { id: string };
     const direct = [...lines.slice(0, last), 'Owner edited this line', ...lines.slice(last + 1)].join('\n');
-    expect((await server.api('/vault/page', { key: ownerKey, method: 'POST', json: { path, content: direct, base_hash: page0.hash } })).status).to.equal(200);
+    expect(
+      (await server.api('/vault/page', { key: ownerKey, method: 'POST', json: { path, content: direct, base_hash: page0.hash } })).status,
+    ).to.equal(200);
 
     await page.goto(account(`/proposals/${made.id}`));
     expect(await page.textContent('main')).to.contain('This proposal conflicts');
@@ -169,9 +192,9 @@ describe('account area in the browser', function () {
     await page.getByRole('button', { name: 'Approve and apply' }).click();
     await page.waitForURL(account(`/proposals/${made.id}`));
     expect(await page.textContent('[role=alert]')).to.match(/no longer applies/);
-    const still = await (await server.api(`/vault/proposals/${made.id}`, { key: ownerKey })).json() as { status: string };
+    const still = (await (await server.api(`/vault/proposals/${made.id}`, { key: ownerKey })).json()) as { status: string };
     expect(still.status).to.equal('pending');
-    const current = await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: ownerKey })).json() as { content: string };
+    const current = (await (await server.api(`/vault/page/${encodeURIComponent(path)}`, { key: ownerKey })).json()) as { content: string };
     expect(current.content).to.equal(direct);
   });
 
@@ -179,7 +202,9 @@ describe('account area in the browser', function () {
     const before = (await server.services.accounts.keys('owner')).length;
     const evil: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
-      res.end(`<form id="f" method="post" action="${account('/keys')}"><input name="name" value="stolen"><input name="scope" value="write"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
+      res.end(
+        `<form id="f" method="post" action="${account('/keys')}"><input name="name" value="stolen"><input name="scope" value="write"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`,
+      );
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     try {
@@ -196,7 +221,12 @@ describe('account area in the browser', function () {
       evil.close();
     }
     const cookie = (await browser.context.cookies(account('/'))).find((c) => c.name === 'quire_session')!;
-    const noToken = await fetch(account('/keys'), { method: 'POST', redirect: 'manual', headers: { cookie: `quire_session=${cookie.value}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=stolen2&scope=write' });
+    const noToken = await fetch(account('/keys'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `quire_session=${cookie.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=stolen2&scope=write',
+    });
     expect(noToken.status).to.equal(403);
     expect((await server.services.accounts.keys('owner')).length).to.equal(before);
   });
@@ -204,7 +234,10 @@ describe('account area in the browser', function () {
   it('sends security headers on every page and escapes what users typed', async () => {
     const res = await page.goto(account('/agents'));
     const headers = res!.headers();
-    expect(headers['content-security-policy']).to.match(/frame-ancestors 'none'/).and.match(/script-src 'sha256-/).and.not.match(/unsafe-inline/);
+    expect(headers['content-security-policy'])
+      .to.match(/frame-ancestors 'none'/)
+      .and.match(/script-src 'sha256-/)
+      .and.not.match(/unsafe-inline/);
     expect(headers['x-frame-options']).to.equal('DENY');
     expect(headers['referrer-policy']).to.equal('same-origin');
     expect(await page.locator('main b').count()).to.equal(0);

@@ -19,7 +19,9 @@ describe('connected apps in the browser', function () {
     page = await browser.page();
     await ownerViaFirstRun(server, browser, page);
     // The app's redirect URI: answer it instead of leaving the browser on a refused connection.
-    await browser.context.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' }));
+    await browser.context.route(`${REDIRECT}**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' }),
+    );
   });
 
   after(async () => {
@@ -40,21 +42,33 @@ describe('connected apps in the browser', function () {
     await page.getByRole('button', { name: 'Allow' }).waitFor();
     // The consent page has the account area's look and its headers: no framing, only our own style.
     const headers = (await consentPage).headers();
-    expect(headers['content-security-policy']).to.contain("frame-ancestors 'none'").and.match(/style-src 'sha256-/);
+    expect(headers['content-security-policy'])
+      .to.contain("frame-ancestors 'none'")
+      .and.match(/style-src 'sha256-/);
     expect(headers['x-frame-options']).to.equal('DENY');
     await browser.screenshot(page, 'oauth-consent');
     await page.getByLabel('Create, change, move and delete pages (includes adding notes)').uncheck();
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${REDIRECT}**`);
     const code = new URL(page.url()).searchParams.get('code')!;
-    const tokens = await (await tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT })).json() as { access_token: string; scope: string };
+    const tokens = (await (
+      await tokenRequest(server, {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+      })
+    ).json()) as { access_token: string; scope: string };
     expect(tokens.scope).to.equal('mcp:read');
     const bearer = { authorization: `Bearer ${tokens.access_token}` };
     expect((await rpc(server.url, LIST_TOOLS, bearer)).status).to.equal(200);
 
     await page.goto(`${server.url}/account/apps`);
     const row = page.getByRole('row', { name: /Notes <Assistant>/ });
-    expect(await row.textContent()).to.contain('Read your pages').and.not.contain('Create, change');
+    expect(await row.textContent())
+      .to.contain('Read your pages')
+      .and.not.contain('Create, change');
     await browser.screenshot(page, 'account-apps');
     await row.getByRole('link', { name: 'Disconnect Notes <Assistant>' }).click();
     await page.getByRole('button', { name: 'Disconnect' }).click();

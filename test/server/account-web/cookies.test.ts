@@ -35,10 +35,20 @@ describe('account cookies behind https', () => {
   });
 
   it('refuses a post whose Origin is another site before looking at anything else', async () => {
-    const res = await fetch(`${server.url}/account/signin`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=ann&password=x', redirect: 'manual' });
+    const res = await fetch(`${server.url}/account/signin`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=ann&password=x',
+      redirect: 'manual',
+    });
     expect(res.status).to.equal(403);
     expect(await res.text()).to.contain('That request was refused');
-    const sameOrigin = await fetch(`${server.url}/account/signin`, { method: 'POST', headers: { origin: 'https://quire.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=ann&password=x', redirect: 'manual' });
+    const sameOrigin = await fetch(`${server.url}/account/signin`, {
+      method: 'POST',
+      headers: { origin: 'https://quire.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=ann&password=x',
+      redirect: 'manual',
+    });
     // Past the origin check, the missing form token still refuses it.
     expect(sameOrigin.status).to.equal(403);
     expect(await sameOrigin.text()).to.contain('That form was refused');

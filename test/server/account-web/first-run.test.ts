@@ -10,7 +10,6 @@ import { Browser, readForm } from '../oauth/flow.js';
 import { PASSWORD, signinLink } from './session.js';
 import { cli } from '../../helpers/built-script.js';
 
-
 /** Sets a password through a sign-in link, as a browser without scripts would. */
 async function redeem(browser: Browser, link: string, password = PASSWORD): Promise<Response> {
   const form = await browser.get(link);
@@ -51,7 +50,9 @@ describe('first run and one-time sign-in links', function () {
     const done = await redeem(browser, link);
     expect(done.status).to.equal(303);
     expect(done.headers.get('location')).to.equal('/account/');
-    expect(done.headers.getSetCookie().join()).to.match(/quire_session=qss_[^;]+; Max-Age=\d+; Path=\/account; Expires=[^;]+; HttpOnly; SameSite=Lax/);
+    expect(done.headers.getSetCookie().join()).to.match(
+      /quire_session=qss_[^;]+; Max-Age=\d+; Path=\/account; Expires=[^;]+; HttpOnly; SameSite=Lax/,
+    );
     expect((await browser.get(`${server.url}/account/`)).status).to.equal(200);
     expect(await server.services.accounts.checkPassword('owner', PASSWORD)).to.equal(true);
 
@@ -69,7 +70,9 @@ describe('first run and one-time sign-in links', function () {
   });
 
   it('gives `quire user add` a link the running server accepts', async () => {
-    const out = execFileSync(process.execPath, cli('user', 'add', 'erin', '--data', server.dataDir, '--base-url', server.url), { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, cli('user', 'add', 'erin', '--data', server.dataDir, '--base-url', server.url), {
+      encoding: 'utf8',
+    });
     expect(out).to.match(/created user erin/);
     const done = await redeem(new Browser(), signinLink(out));
     expect(done.status).to.equal(303);

@@ -21,9 +21,20 @@ describe('agents over REST', function () {
   };
 
   it('lets the owner create, list, replace and delete agents, with prefixes normalized', async () => {
-    const created = await put(owner, 'scout', { mode: 'propose', read: ['projects', 'notes/'], write: ['projects/ideas/', 'projects'], description: 'research bot' });
+    const created = await put(owner, 'scout', {
+      mode: 'propose',
+      read: ['projects', 'notes/'],
+      write: ['projects/ideas/', 'projects'],
+      description: 'research bot',
+    });
     expect(created.status).to.equal(201);
-    expect(await created.json()).to.deep.include({ name: 'scout', mode: 'propose', read: ['notes/', 'projects/'], write: ['projects/'], created: true });
+    expect(await created.json()).to.deep.include({
+      name: 'scout',
+      mode: 'propose',
+      read: ['notes/', 'projects/'],
+      write: ['projects/'],
+      created: true,
+    });
     const replaced = await put(owner, 'scout', { mode: 'read' });
     expect(replaced.status).to.equal(200);
     expect(await replaced.json()).to.deep.include({ mode: 'read', read: [''], write: [''], description: '' });
@@ -38,14 +49,20 @@ describe('agents over REST', function () {
 
   it('refuses agent management, approval and rejection to agent-bound credentials', async () => {
     const key = await agentKey('helper', { mode: 'write' });
-    for (const [method, path] of [['GET', '/vault/agents'], ['PUT', '/vault/agents/other'], ['DELETE', '/vault/agents/helper'], ['POST', '/vault/proposals/20260101-abcd/approve'], ['POST', '/vault/proposals/20260101-abcd/reject']]) {
+    for (const [method, path] of [
+      ['GET', '/vault/agents'],
+      ['PUT', '/vault/agents/other'],
+      ['DELETE', '/vault/agents/helper'],
+      ['POST', '/vault/proposals/20260101-abcd/approve'],
+      ['POST', '/vault/proposals/20260101-abcd/reject'],
+    ]) {
       const res = await server.api(path, { method, key, ...(method === 'GET' || method === 'DELETE' ? {} : { json: { mode: 'write' } }) });
       expect(res.status, `${method} ${path}`).to.equal(403);
       expect((await res.json()).code).to.equal('AGENT_FORBIDDEN');
     }
   });
 
-  it('refuses a propose agent\'s direct write and lands its proposal only after approval', async () => {
+  it("refuses a propose agent's direct write and lands its proposal only after approval", async () => {
     await write(owner, 'projects/plan.md', '# Plan\n\nstep one\n');
     const key = await agentKey('scout', { mode: 'propose', write: ['projects/'] });
     const direct = await write(key, 'projects/plan.md', 'hijacked');
@@ -53,14 +70,29 @@ describe('agents over REST', function () {
     const body = await direct.json();
     expect(body.code).to.equal('AGENT_FORBIDDEN');
     expect(body.message).to.match(/create_proposal/);
-    for (const [path, init] of [['/vault/page/projects/plan.md', { method: 'DELETE' }], ['/vault/capture', { method: 'POST', json: { title: 't', content: 'c' } }]] as const) {
+    for (const [path, init] of [
+      ['/vault/page/projects/plan.md', { method: 'DELETE' }],
+      ['/vault/capture', { method: 'POST', json: { title: 't', content: 'c' } }],
+    ] as const) {
       expect((await server.api(path, { ...init, key })).status, path).to.equal(403);
     }
 
     const { hash } = await (await server.api('/vault/page/projects/plan.md', { key })).json();
-    const outside = await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'x', changes: [{ path: 'private/x.md', content: 'x' }] } });
+    const outside = await server.api('/vault/proposals', {
+      method: 'POST',
+      key,
+      json: { title: 'x', changes: [{ path: 'private/x.md', content: 'x' }] },
+    });
     expect(outside.status).to.equal(403);
-    const made = await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'Add step two', rationale: 'it was missing', changes: [{ path: 'projects/plan.md', content: '# Plan\n\nstep one\nstep two\n', base_hash: hash }] } });
+    const made = await server.api('/vault/proposals', {
+      method: 'POST',
+      key,
+      json: {
+        title: 'Add step two',
+        rationale: 'it was missing',
+        changes: [{ path: 'projects/plan.md', content: '# Plan\n\nstep one\nstep two\n', base_hash: hash }],
+      },
+    });
     expect(made.status).to.equal(201);
     const proposal = await made.json();
     expect(proposal).to.deep.include({ status: 'pending', title: 'Add step two' });
@@ -75,7 +107,9 @@ describe('agents over REST', function () {
     const approved = await server.api(`/vault/proposals/${proposal.id}/approve`, { method: 'POST', key: owner });
     expect(approved.status, await approved.clone().text()).to.equal(200);
     expect((await approved.json()).status).to.equal('approved');
-    expect((await (await server.api('/vault/page/projects/plan.md', { key: owner })).json()).content).to.equal('# Plan\n\nstep one\nstep two\n');
+    expect((await (await server.api('/vault/page/projects/plan.md', { key: owner })).json()).content).to.equal(
+      '# Plan\n\nstep one\nstep two\n',
+    );
     expect((await (await server.api('/vault/proposals?status=pending', { key: owner })).json()).proposals).to.deep.equal([]);
     expect((await (await server.api('/vault/proposals?status=approved', { key: owner })).json()).proposals[0].id).to.equal(proposal.id);
   });
@@ -84,7 +118,19 @@ describe('agents over REST', function () {
     await write(owner, 'projects/a.md', 'alpha\n');
     await write(owner, 'projects/b.md', 'beta\n');
     const key = await agentKey('scout', { mode: 'propose' });
-    const made = await (await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'both', changes: [{ path: 'projects/a.md', content: 'ALPHA\n' }, { path: 'projects/b.md', content: 'BETA\n' }] } })).json();
+    const made = await (
+      await server.api('/vault/proposals', {
+        method: 'POST',
+        key,
+        json: {
+          title: 'both',
+          changes: [
+            { path: 'projects/a.md', content: 'ALPHA\n' },
+            { path: 'projects/b.md', content: 'BETA\n' },
+          ],
+        },
+      })
+    ).json();
     const moved = await (await write(owner, 'projects/b.md', 'beta, edited\n')).json();
     const res = await server.api(`/vault/proposals/${made.id}/approve`, { method: 'POST', key: owner });
     expect(res.status).to.equal(409);
@@ -107,25 +153,47 @@ describe('agents over REST', function () {
       expect((await res.json()).code).to.equal('AGENT_FORBIDDEN');
     }
     expect((await server.api('/vault/capture', { method: 'POST', key, json: { title: 't', content: 'c' } })).status).to.equal(403);
-    expect((await server.api('/vault/move', { method: 'POST', key, json: { from: 'readwise/book.md', to: 'notes/book.md' } })).status).to.equal(403);
+    expect(
+      (await server.api('/vault/move', { method: 'POST', key, json: { from: 'readwise/book.md', to: 'notes/book.md' } })).status,
+    ).to.equal(403);
     const readOnly = await agentKey('reader', { mode: 'read' });
     expect((await write(readOnly, 'readwise/x.md', 'x')).status).to.equal(403);
-    expect((await server.api('/vault/proposals', { method: 'POST', key: readOnly, json: { title: 't', changes: [{ path: 'a.md', content: 'a' }] } })).status).to.equal(403);
+    expect(
+      (
+        await server.api('/vault/proposals', {
+          method: 'POST',
+          key: readOnly,
+          json: { title: 't', changes: [{ path: 'a.md', content: 'a' }] },
+        })
+      ).status,
+    ).to.equal(403);
   });
 
   it('names the agent in every commit it made, directly or through an approved proposal', async () => {
     const mirror = await agentKey('mirror', { mode: 'write', write: ['mirror/'] });
     const scout = await agentKey('scout', { mode: 'propose' });
     await write(mirror, 'mirror/one.md', '1');
-    await server.api('/vault/capture', { method: 'POST', key: await agentKey('inbox', { mode: 'write', write: ['capture/'] }), json: { title: 'Idea', content: 'c' } });
+    await server.api('/vault/capture', {
+      method: 'POST',
+      key: await agentKey('inbox', { mode: 'write', write: ['capture/'] }),
+      json: { title: 'Idea', content: 'c' },
+    });
     await server.api('/vault/append', { method: 'POST', key: mirror, json: { path: 'mirror/one.md', text: 'more' } });
     await server.api('/vault/page/mirror/one.md', { method: 'DELETE', key: mirror });
-    const { id } = await (await server.api('/vault/proposals', { method: 'POST', key: scout, json: { title: 't', changes: [{ path: 'notes/n.md', content: 'n' }] } })).json();
+    const { id } = await (
+      await server.api('/vault/proposals', {
+        method: 'POST',
+        key: scout,
+        json: { title: 't', changes: [{ path: 'notes/n.md', content: 'n' }] },
+      })
+    ).json();
     await server.api(`/vault/proposals/${id}/approve`, { method: 'POST', key: owner });
     await write(owner, 'owner.md', 'by the owner');
 
     const dir = (await server.services.vaults.get('dana')).dir;
-    const log = gitIn(dir, 'log', '--format=%an%x09%(trailers:key=Quire-Agent,key=Quire-Proposed-By,valueonly,separator=%x2C)', 'main').trim().split('\n');
+    const log = gitIn(dir, 'log', '--format=%an%x09%(trailers:key=Quire-Agent,key=Quire-Proposed-By,valueonly,separator=%x2C)', 'main')
+      .trim()
+      .split('\n');
     expect(log.slice(0, 6)).to.deep.equal([
       'laptop (key)\t',
       'laptop (key)\tscout',
@@ -146,14 +214,19 @@ describe('agents over REST', function () {
 
   it('keeps proposals across a restart', async () => {
     const key = await agentKey('scout', { mode: 'propose' });
-    const { id } = await (await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'keep me', changes: [{ path: 'k.md', content: 'k' }] } })).json();
+    const { id } = await (
+      await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'keep me', changes: [{ path: 'k.md', content: 'k' }] } })
+    ).json();
     await server.close();
     const { startServer } = await import('../../../server/server.js');
     const again = await startServer(server.services.config, server.services.log);
     try {
       const res = await fetch(`${again.url}/vault/proposals/${id}`, { headers: { authorization: `Bearer ${owner}` } });
       expect(await res.json()).to.deep.include({ id, title: 'keep me', status: 'pending' });
-      const approved = await fetch(`${again.url}/vault/proposals/${id}/approve`, { method: 'POST', headers: { authorization: `Bearer ${owner}` } });
+      const approved = await fetch(`${again.url}/vault/proposals/${id}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner}` },
+      });
       expect(approved.status).to.equal(200);
     } finally {
       await again.close();

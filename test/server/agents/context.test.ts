@@ -17,7 +17,10 @@ describe('guide, context packs and whoami over REST', function () {
     await uv.pages.write(testAuthor, { path: 'GUIDE.md', content: '# Guide\n\nAlways link projects to their people.\n' });
     for (let i = 0; i < 12; i++) {
       const body = Array.from({ length: 3 + i * 4 }, (_, j) => para(j % 3 === 0 ? 'compost' : 'weather', j)).join('\n\n');
-      await uv.pages.write(testAuthor, { path: `garden/page-${i}.md`, content: `---\ntags: [garden]\n---\n# Compost ${i}\n\nLinks to [[page-${(i + 1) % 12}]].\n\n${body}\n` });
+      await uv.pages.write(testAuthor, {
+        path: `garden/page-${i}.md`,
+        content: `---\ntags: [garden]\n---\n# Compost ${i}\n\nLinks to [[page-${(i + 1) % 12}]].\n\n${body}\n`,
+      });
     }
     await server.services.agents.put('dana', 'scout', { mode: 'propose', read: ['garden/'], write: ['garden/'] });
     await server.services.agents.put('dana', 'readwise', { mode: 'write', read: [''], write: ['readwise/'] });
@@ -37,11 +40,15 @@ describe('guide, context packs and whoami over REST', function () {
     const again = await (await server.api('/vault/context', { method: 'POST', key: owner, json: { topic: 'compost' } })).json();
     expect(again.pages).to.deep.equal(pages);
     const target = pages[pages.length - 1];
-    const write = await server.api('/vault/page', { method: 'POST', key: owner, json: { path: target.path, content: '---\ntags: [garden]\n---\n# Rewritten\n', base_hash: target.hash } });
+    const write = await server.api('/vault/page', {
+      method: 'POST',
+      key: owner,
+      json: { path: target.path, content: '---\ntags: [garden]\n---\n# Rewritten\n', base_hash: target.hash },
+    });
     expect(write.status, await write.clone().text()).to.equal(200);
   });
 
-  it('opens the guide with the owner\'s GUIDE.md and tells an agent its rights', async () => {
+  it("opens the guide with the owner's GUIDE.md and tells an agent its rights", async () => {
     const ownerGuide = (await (await server.api('/vault/guide', { key: owner })).json()).guide;
     expect(ownerGuide.startsWith('# Guide\n\nAlways link projects to their people.')).to.equal(true);
     expect(ownerGuide).to.include('`readwise/` mirrors another tool').and.include('#garden (12)').and.include('vault owner');

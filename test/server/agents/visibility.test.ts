@@ -36,14 +36,23 @@ type Inputs = (f: Fixture) => Promise<Record<string, unknown>[]> | Record<string
 const CASES: Record<string, Inputs> = {
   list_pages: () => [{}, { prefix: 'private/' }],
   read_page: () => [{ path: 'private/hidden-plan.md' }, { path: 'GUIDE.md' }],
-  write_page: () => [{ path: 'projects/w-write.md', content: 'x' }, { path: 'private/hidden-plan.md', content: 'x' }],
+  write_page: () => [
+    { path: 'projects/w-write.md', content: 'x' },
+    { path: 'private/hidden-plan.md', content: 'x' },
+  ],
   delete_page: () => [{ path: 'projects/w-delete.md' }, { path: 'private/diary.md' }],
   capture: () => [{ title: 'zz', content: 'c' }],
   read_pages: () => [{ paths: ['projects/alpha.md', 'private/hidden-plan.md', 'private/diary.md'] }],
   page_outline: () => [{ path: 'private/hidden-plan.md' }],
-  append_to_page: () => [{ path: 'projects/w-append.md', text: 'more' }, { path: 'private/diary.md', text: 'more' }],
+  append_to_page: () => [
+    { path: 'projects/w-append.md', text: 'more' },
+    { path: 'private/diary.md', text: 'more' },
+  ],
   patch_page: async (f) => [{ path: 'projects/w-patch.md', find: 'old', replace: 'new', base_hash: await f.hashOf('projects/w-patch.md') }],
-  move_page: () => [{ from: 'projects/w-move.md', to: 'projects/w-moved.md' }, { from: 'private/diary.md', to: 'projects/diary.md' }],
+  move_page: () => [
+    { from: 'projects/w-move.md', to: 'projects/w-moved.md' },
+    { from: 'private/diary.md', to: 'projects/diary.md' },
+  ],
   search: () => [{ q: 'opens' }, { q: 'key' }, { q: 'alpha', prefix: 'private/' }, { q: 'plan', tag: 'secret-tag' }],
   similar_pages: () => [{ path: 'projects/alpha.md' }, { text: 'the key opens it again alpha plan' }, { path: 'private/diary.md' }],
   ask: () => [{ question: 'What does the key open?' }, { question: 'What is the alpha project?' }],
@@ -59,7 +68,10 @@ const CASES: Record<string, Inputs> = {
   list_agents: () => [{}],
   put_agent: () => [{ name: 'proj', mode: 'write' }],
   delete_agent: () => [{ name: 'proj' }],
-  create_proposal: () => [{ title: 't', changes: [{ path: 'projects/p.md', content: 'x' }] }, { title: 't', changes: [{ path: 'private/p.md', content: 'x' }] }],
+  create_proposal: () => [
+    { title: 't', changes: [{ path: 'projects/p.md', content: 'x' }] },
+    { title: 't', changes: [{ path: 'private/p.md', content: 'x' }] },
+  ],
   list_proposals: () => [{}, { status: 'pending' }],
   get_proposal: (f) => [{ id: f.privateProposal }],
   approve_proposal: (f) => [{ id: f.privateProposal }],
@@ -93,7 +105,11 @@ describe('an agent restricted to projects/ never sees anything else, through any
     await server.services.agents.put('dana', 'proj', { mode: 'write', read: ['projects/'], write: ['projects/'] });
     agentKey = await server.key('dana', 'write', { agent: 'proj', name: 'proj-key', device: true });
     mcp = await mcpClient(server.url, { bearer: agentKey });
-    const made = await server.api('/vault/proposals', { method: 'POST', key: owner, json: { title: 'secret', changes: [{ path: 'private/new.md', content: 'x' }] } });
+    const made = await server.api('/vault/proposals', {
+      method: 'POST',
+      key: owner,
+      json: { title: 'secret', changes: [{ path: 'private/new.md', content: 'x' }] },
+    });
     fixture = { hashOf: async (p) => (await uv.pages.read(p)).hash, privateProposal: (await made.json()).id, firstCommit };
   });
   after(async () => {

@@ -12,18 +12,24 @@ describe('git clone of a vault through the running server', function () {
   beforeEach(async () => {
     server = await startTestServer();
     aliceKey = await server.key('alice', 'write');
-    for (let i = 0; i < 12; i++) await server.api('/vault/page', { method: 'POST', key: aliceKey, json: { path: `notes/n${i}.md`, content: `note ${i}` } });
-    await server.api('/vault/proposals', { method: 'POST', key: aliceKey, json: { title: 'internal', rationale: 'r', changes: [{ path: 'notes/p.md', content: 'x' }] } });
+    for (let i = 0; i < 12; i++)
+      await server.api('/vault/page', { method: 'POST', key: aliceKey, json: { path: `notes/n${i}.md`, content: `note ${i}` } });
+    await server.api('/vault/proposals', {
+      method: 'POST',
+      key: aliceKey,
+      json: { title: 'internal', rationale: 'r', changes: [{ path: 'notes/p.md', content: 'x' }] },
+    });
   });
   afterEach(() => server.stop());
 
   const cloneUrl = (key: string) => server.url.replace('http://', `http://anyone:${key}@`) + '/vault.git';
   // Async: the server answering the clone runs in this very process.
-  const git = (args: string[], cwd?: string) => new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
-      resolve({ status: err ? Number((err as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr });
+  const git = (args: string[], cwd?: string) =>
+    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+      execFile('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+        resolve({ status: err ? Number((err as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr });
+      });
     });
-  });
   const clone = (key: string, dest: string) => git(['clone', '-q', cloneUrl(key), dest]);
 
   it('clones every page with a read key, passes git fsck --strict, hides internal refs and refuses push', async () => {

@@ -112,7 +112,12 @@ describe('git smart HTTP (read-only)', () => {
     const res = await fetch(`${base}/vault.git/git-upload-pack`, {
       method: 'POST',
       body,
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip', 'git-protocol': 'version=2' },
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        'content-type': 'application/x-git-upload-pack-request',
+        'content-encoding': 'gzip',
+        'git-protocol': 'version=2',
+      },
     });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/x-git-upload-pack-result');

@@ -11,9 +11,11 @@ describe('logging goes through the logger', () => {
     for (const dir of ['server', 'vault-store']) {
       for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
         if (!file.endsWith('.ts')) continue;
-        readFileSync(join(ROOT, dir, file), 'utf8').split('\n').forEach((line, i) => {
-          if (/\bconsole\.\w+\(/.test(line)) offenders.push(`${dir}/${file}:${i + 1}`);
-        });
+        readFileSync(join(ROOT, dir, file), 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\bconsole\.\w+\(/.test(line)) offenders.push(`${dir}/${file}:${i + 1}`);
+          });
       }
     }
     expect(offenders).to.deep.equal([]);

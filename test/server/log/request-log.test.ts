@@ -26,7 +26,14 @@ describe('the request log', () => {
     expect(res.status).to.equal(200);
     const lines = await requestLines(server, from);
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.include({ level: 'info', method: 'GET', route: '/vault/page{/*path}', status: 200, user: 'alice', credential: 'key' });
+    expect(lines[0]).to.include({
+      level: 'info',
+      method: 'GET',
+      route: '/vault/page{/*path}',
+      status: 200,
+      user: 'alice',
+      credential: 'key',
+    });
     expect(lines[0].ms).to.be.a('number');
     const text = JSON.stringify(lines);
     expect(text).not.to.contain(key).and.not.to.contain('quire_query_secret').and.not.to.contain('plans.md');
@@ -37,7 +44,10 @@ describe('the request log', () => {
     expect((await server.api('/vault/pages', { key: 'quire_not_a_real_key' })).status).to.equal(401);
     expect((await fetch(`${server.url}/no/such/thing?token=quire_x`)).status).to.equal(404);
     const lines = await requestLines(server, from);
-    expect(lines.map((l) => [l.status, l.route, l.user, l.credential])).to.deep.equal([[401, null, null, 'none'], [404, null, null, 'none']]);
+    expect(lines.map((l) => [l.status, l.route, l.user, l.credential])).to.deep.equal([
+      [401, null, null, 'none'],
+      [404, null, null, 'none'],
+    ]);
     expect(JSON.stringify(lines)).not.to.contain('quire_not_a_real_key').and.not.to.contain('quire_x');
   });
 
@@ -58,7 +68,12 @@ describe('the request log', () => {
     const posts = lines.filter((l) => l.route === '/mcp' && l.method === 'POST');
     expect(posts.length).to.be.greaterThan(0);
     for (const line of posts) expect(line).to.include({ user: 'alice', credential: 'key' });
-    expect(lines.find((l) => l.route === '/vault.git/info/refs')).to.include({ method: 'GET', status: 200, user: 'alice', credential: 'key' });
+    expect(lines.find((l) => l.route === '/vault.git/info/refs')).to.include({
+      method: 'GET',
+      status: 200,
+      user: 'alice',
+      credential: 'key',
+    });
     const text = JSON.stringify(lines);
     expect(text).not.to.contain(key).and.not.to.contain(basic);
   });

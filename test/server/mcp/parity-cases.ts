@@ -39,7 +39,12 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   write_page: { good: () => ({ path: 'notes/new.md', content: '# New\n\nLinks to [[a]].\n' }), bad: { path: 'notes/x.md', content: 42 } },
   append_to_page: { good: () => ({ path: 'notes/b.md', text: 'More text.' }), bad: { path: 'notes/b.md', text: '' } },
   patch_page: {
-    good: async ({ hashOf }) => ({ path: 'notes/a.md', heading: 'Section', replace: 'patched text\n', base_hash: await hashOf('notes/a.md') }),
+    good: async ({ hashOf }) => ({
+      path: 'notes/a.md',
+      heading: 'Section',
+      replace: 'patched text\n',
+      base_hash: await hashOf('notes/a.md'),
+    }),
     bad: { path: 'notes/a.md', replace: 'x' },
   },
   move_page: { good: () => ({ from: 'notes/new.md', to: 'notes/renamed.md' }), bad: { from: 'notes/new.md' } },

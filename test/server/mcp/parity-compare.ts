@@ -23,7 +23,8 @@ const PAIRED: Record<string, string> = {
 };
 
 /** A capture stamps its time into the page, so the page's blob id differs too. */
-const pairedHash = (key: string, parent: Record<string, unknown>) => key === 'hash' && typeof parent.path === 'string' && parent.path.startsWith('capture/');
+const pairedHash = (key: string, parent: Record<string, unknown>) =>
+  key === 'hash' && typeof parent.path === 'string' && parent.path.startsWith('capture/');
 
 /** Values that change with every call: only their type is compared. */
 const PER_CALL: Record<string, string> = {
@@ -50,7 +51,9 @@ export class Pairing {
     const before = this.mcpToRest.get(mcp);
     const partner = this.restToMcp.get(rest);
     if ((before ?? rest) !== rest || (partner ?? mcp) !== mcp) {
-      throw new Error(`${what}: REST ${rest} ↔ MCP ${mcp}, but earlier REST ${rest} ↔ MCP ${partner ?? '-'} and MCP ${mcp} ↔ REST ${before ?? '-'}`);
+      throw new Error(
+        `${what}: REST ${rest} ↔ MCP ${mcp}, but earlier REST ${rest} ↔ MCP ${partner ?? '-'} and MCP ${mcp} ↔ REST ${before ?? '-'}`,
+      );
     }
     this.mcpToRest.set(mcp, rest);
     this.restToMcp.set(rest, mcp);
@@ -80,5 +83,7 @@ export function comparable(value: unknown, translate: (s: string) => string = (s
   if (typeof value === 'string') return translate(value).replace(TIME, '<time>');
   if (Array.isArray(value)) return value.map((v) => comparable(v, translate));
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Object.hasOwn(PER_CALL, k) ? `<${typeof v}>` : comparable(v, translate)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, Object.hasOwn(PER_CALL, k) ? `<${typeof v}>` : comparable(v, translate)]),
+  );
 }

@@ -40,10 +40,27 @@ describe('REST and MCP parity, driven by the catalog', () => {
     // Its own user: a probe that succeeds (rebuild_index) must not touch the vaults compared below.
     const probeKey = await server.key('probe-user', 'write');
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).to.deep.equal(catalog.filter((op) => op.mcp).map((op) => op.name).sort());
+    expect(tools.map((t) => t.name).sort()).to.deep.equal(
+      catalog
+        .filter((op) => op.mcp)
+        .map((op) => op.name)
+        .sort(),
+    );
     for (const op of catalog.filter((o) => o.rest && !o.rest.path.includes(':') && !o.rest.path.includes('*'))) {
-      const res = await server.api(op.rest!.path, { method: op.rest!.method.toUpperCase(), key: probeKey, ...(op.rest!.method === 'get' ? {} : { json: {} }) });
-      expect((await res.clone().json().catch(() => ({}))).message ?? '', op.name).to.not.match(/No such endpoint/);
+      const res = await server.api(op.rest!.path, {
+        method: op.rest!.method.toUpperCase(),
+        key: probeKey,
+        ...(op.rest!.method === 'get' ? {} : { json: {} }),
+      });
+      expect(
+        (
+          await res
+            .clone()
+            .json()
+            .catch(() => ({}))
+        ).message ?? '',
+        op.name,
+      ).to.not.match(/No such endpoint/);
     }
   });
 
@@ -52,13 +69,18 @@ describe('REST and MCP parity, driven by the catalog', () => {
       hashOf: async (p) => (await (await server.services.vaults.get(user)).pages.read(p)).hash,
       run: async (name, input) => {
         if (user === 'mcp-user') return (await call(mcp, name, input)).structuredContent as Record<string, unknown>;
-        const { path, init } = restRequest(catalog.find((o) => o.name === name)!, input);
+        const { path, init } = restRequest(
+          catalog.find((o) => o.name === name)!,
+          input,
+        );
         return (await server.api(path, { ...init, key: restKey })).json();
       },
     };
   }
 
-  const ordered = Object.keys(PARITY_CASES).map((name) => both.find((op) => op.name === name)).filter((op): op is AnyOperation => op !== undefined);
+  const ordered = Object.keys(PARITY_CASES)
+    .map((name) => both.find((op) => op.name === name))
+    .filter((op): op is AnyOperation => op !== undefined);
   for (const op of ordered) {
     it(`${op.name}: same validation error and same result on both surfaces`, async () => {
       const parity = PARITY_CASES[op.name];
@@ -83,7 +105,11 @@ describe('REST and MCP parity, driven by the catalog', () => {
 
   it('leaves both vaults with the same history, commit by commit, as every result said', async () => {
     const [rest, mcpVault] = await Promise.all(['rest-user', 'mcp-user'].map((user) => server.services.vaults.get(user)));
-    const log = (dir: string) => gitIn(dir, 'log', '--first-parent', '--format=%H %s').trim().split('\n').map((line) => line.split(' '));
+    const log = (dir: string) =>
+      gitIn(dir, 'log', '--first-parent', '--format=%H %s')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
     const [restLog, mcpLog] = [log(rest.dir), log(mcpVault.dir)];
     expect(mcpLog.map(([, ...subject]) => subject.join(' '))).to.deep.equal(restLog.map(([, ...subject]) => subject.join(' ')));
     // Throws when a result named a commit at another place in history than its partner.

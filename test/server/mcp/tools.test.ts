@@ -35,7 +35,11 @@ describe('MCP tools over /mcp', () => {
     expect(written.isError).to.not.equal(true);
     expect(written.structuredContent).to.include({ path: 'notes/hello.md', created: true });
     const read = await call(client, 'read_page', { path: 'notes/hello.md' });
-    expect(read.structuredContent).to.include({ title: 'Hello', content: '# Hello\n', hash: (written.structuredContent as { hash: string }).hash });
+    expect(read.structuredContent).to.include({
+      title: 'Hello',
+      content: '# Hello\n',
+      hash: (written.structuredContent as { hash: string }).hash,
+    });
     expect(JSON.parse((read.content[0] as { text: string }).text)).to.deep.equal(read.structuredContent);
     // The same vault over REST sees the MCP write.
     const rest = await server.api('/vault/page/notes/hello.md', { key: await server.key('ann', 'read') });

@@ -13,7 +13,9 @@ describe('MCP transport and credentials at /mcp', () => {
   it('answers a request without credentials with 401 and the protected-resource metadata URL', async () => {
     const res = await rpc(server.url, LIST_TOOLS);
     expect(res.status).to.equal(401);
-    expect(res.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).to.equal(
+      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('refuses an unknown API key with invalid_token', async () => {
@@ -45,10 +47,16 @@ describe('MCP transport and credentials at /mcp', () => {
       expect(res.status).to.equal(405);
       expect(res.headers.get('allow')).to.equal('POST');
     }
-    const init = await rpc(server.url, {
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }, { authorization: `Bearer ${key}` });
+    const init = await rpc(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+      { authorization: `Bearer ${key}` },
+    );
     expect(init.status).to.equal(200);
     expect(init.headers.get('mcp-session-id')).to.equal(null);
     expect(init.headers.get('content-type')).to.match(/application\/json/);
@@ -59,10 +67,14 @@ describe('MCP transport and credentials at /mcp', () => {
     const key = await server.key('ann', 'read');
     // fetch forbids setting Host, so speak HTTP directly.
     const host = await new Promise<number>((resolve) => {
-      const req = request(`${server.url}/mcp`, { method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', authorization: `Bearer ${key}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        `${server.url}/mcp`,
+        { method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', authorization: `Bearer ${key}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.end(JSON.stringify(LIST_TOOLS));
     });
     expect(host).to.equal(403);
@@ -74,7 +86,12 @@ describe('MCP transport and credentials at /mcp', () => {
 
   it('limits the request size (413) and answers broken JSON with a JSON-RPC parse error', async () => {
     const key = await server.key('ann', 'write');
-    const huge = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_page', arguments: { path: 'a.md', content: 'x'.repeat(7 * 1024 * 1024) } } };
+    const huge = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'write_page', arguments: { path: 'a.md', content: 'x'.repeat(7 * 1024 * 1024) } },
+    };
     const tooBig = await rpc(server.url, huge, { authorization: `Bearer ${key}` });
     expect(tooBig.status).to.equal(413);
     const broken = await rpc(server.url, '{"jsonrpc":', { authorization: `Bearer ${key}` });

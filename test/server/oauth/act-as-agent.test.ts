@@ -10,14 +10,17 @@ describe('OAuth consent: act as an agent', () => {
     server = await startTestServer();
     await userWithPassword(server);
     const owner = await server.key('ann', 'write', { name: 'laptop' });
-    for (const [path, content] of [['projects/plan.md', '# Plan'], ['private/diary.md', '# Diary']]) {
+    for (const [path, content] of [
+      ['projects/plan.md', '# Plan'],
+      ['private/diary.md', '# Diary'],
+    ]) {
       await server.api('/vault/page', { method: 'POST', key: owner, json: { path, content } });
     }
     await server.services.agents.put('ann', 'helper', { mode: 'write', read: ['projects/'], write: ['projects/'] });
   });
   after(() => server.stop());
 
-  it('offers the user\'s agents, and a grant bound to one is held to its folders on every call', async () => {
+  it("offers the user's agents, and a grant bound to one is held to its folders on every call", async () => {
     const app = await connectApp(server, { scope: 'mcp', approval: { actAs: 'helper' } });
     const client = await mcpClient(server.url, { bearer: app.access_token });
     try {

@@ -23,7 +23,9 @@ describe('OAuth sign-in and consent pages', () => {
     expect(res.headers.get('content-security-policy')).to.match(/frame-ancestors 'none'/);
     expect(res.headers.get('cache-control')).to.equal('no-store');
     const [cookie] = res.headers.getSetCookie();
-    expect(cookie).to.match(/HttpOnly/).and.to.match(/SameSite=Strict/i);
+    expect(cookie)
+      .to.match(/HttpOnly/)
+      .and.to.match(/SameSite=Strict/i);
     expect(cookie).to.not.match(/Secure/); // plain http in tests; Secure is set when the auth URL is https
     expect(page).to.not.include('<script>alert');
     expect(page).to.include('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
@@ -46,7 +48,10 @@ describe('OAuth sign-in and consent pages', () => {
   it('refuses a wrong password without saying which part was wrong', async () => {
     const { browser, page } = await start();
     const form = readForm(page);
-    for (const [user, password] of [['ann', 'wrong'], ['nobody', PASSWORD]]) {
+    for (const [user, password] of [
+      ['ann', 'wrong'],
+      ['nobody', PASSWORD],
+    ]) {
       const res = await browser.post(form.action, [...form.hidden, ['username', user], ['password', password]]);
       expect(res.status).to.equal(401);
       expect(await res.text()).to.include('Wrong username or password.');
@@ -65,7 +70,9 @@ describe('OAuth sign-in and consent pages', () => {
 
   it('sends the user back with access_denied on deny, and grants only the scopes left ticked', async () => {
     const clientId = await newClientId(server);
-    const denied = await approveInBrowser(authorizeUrl(server, { client_id: clientId, code_challenge: pkce().challenge }), { decision: 'deny' });
+    const denied = await approveInBrowser(authorizeUrl(server, { client_id: clientId, code_challenge: pkce().challenge }), {
+      decision: 'deny',
+    });
     expect(denied.searchParams.get('error')).to.equal('access_denied');
     expect(denied.searchParams.get('state')).to.equal('state-1');
     expect(denied.searchParams.get('iss')).to.equal(server.url);
@@ -76,7 +83,9 @@ describe('OAuth sign-in and consent pages', () => {
   it('uses a sign-in request once: the consent form cannot be replayed', async () => {
     const { browser, page } = await start();
     const login = readForm(page);
-    const consent = readForm(await (await browser.post(login.action, [...login.hidden, ['username', 'ann'], ['password', PASSWORD]])).text());
+    const consent = readForm(
+      await (await browser.post(login.action, [...login.hidden, ['username', 'ann'], ['password', PASSWORD]])).text(),
+    );
     const fields: [string, string][] = [...consent.hidden, ['scope', 'mcp:read'], ['decision', 'approve']];
     expect((await browser.post(consent.action, fields)).status).to.equal(302);
     expect((await browser.post(consent.action, fields)).status).to.equal(400);

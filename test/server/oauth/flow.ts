@@ -35,12 +35,14 @@ export class Browser {
   }
 
   async post(action: string, fields: [string, string][], withCookies = true): Promise<Response> {
-    return this.keep(await fetch(action, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.cookieHeader() : {}) },
-      body: new URLSearchParams(fields).toString(),
-    }));
+    return this.keep(
+      await fetch(action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(withCookies ? this.cookieHeader() : {}) },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
   }
 
   /** The Cookie header this browser sends, for requests a test forges around it. */
@@ -88,7 +90,11 @@ export async function approveInBrowser(authorizationUrl: string | URL, approval:
   if (start.status === 302) return new URL(start.headers.get('location')!);
   if (start.status !== 200) throw new Error(`authorize answered ${start.status}: ${await start.text()}`);
   const login = readForm(await start.text());
-  const consentRes = await browser.post(login.action, [...login.hidden, ['username', approval.user ?? 'ann'], ['password', approval.password ?? PASSWORD]]);
+  const consentRes = await browser.post(login.action, [
+    ...login.hidden,
+    ['username', approval.user ?? 'ann'],
+    ['password', approval.password ?? PASSWORD],
+  ]);
   if (consentRes.status !== 200) throw new Error(`sign-in answered ${consentRes.status}`);
   const consent = readForm(await consentRes.text());
   const ticked = consent.scopes.filter((s) => !(approval.untick ?? []).includes(s)).map((s) => ['scope', s] as [string, string]);
@@ -116,7 +122,13 @@ export function pkce(): { verifier: string; challenge: string } {
 
 export function authorizeUrl(server: TestServer, params: Record<string, string | undefined>): URL {
   const url = new URL(`${server.url}/oauth/authorize`);
-  const all: Record<string, string | undefined> = { response_type: 'code', redirect_uri: REDIRECT, code_challenge_method: 'S256', state: 'state-1', ...params };
+  const all: Record<string, string | undefined> = {
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    code_challenge_method: 'S256',
+    state: 'state-1',
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) url.searchParams.set(k, v);
   return url;
 }
@@ -136,13 +148,25 @@ export interface Connected {
 }
 
 /** The whole authorization-code flow by hand: register, authorize, consent, exchange. */
-export async function connectApp(server: TestServer, opts: { scope?: string; approval?: Approval; clientId?: string } = {}): Promise<Connected> {
-  const clientId = opts.clientId ?? await newClientId(server);
+export async function connectApp(
+  server: TestServer,
+  opts: { scope?: string; approval?: Approval; clientId?: string } = {},
+): Promise<Connected> {
+  const clientId = opts.clientId ?? (await newClientId(server));
   const { verifier, challenge } = pkce();
-  const back = await approveInBrowser(authorizeUrl(server, { client_id: clientId, code_challenge: challenge, scope: opts.scope }), opts.approval);
+  const back = await approveInBrowser(
+    authorizeUrl(server, { client_id: clientId, code_challenge: challenge, scope: opts.scope }),
+    opts.approval,
+  );
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`no code: ${back.href}`);
-  const res = await tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT });
+  const res = await tokenRequest(server, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+  });
   if (res.status !== 200) throw new Error(`token answered ${res.status}: ${await res.text()}`);
   return { clientId, code, verifier, ...(await res.json()) };
 }

@@ -6,7 +6,13 @@ import { DATABASE_FILE, openSqliteStore } from '../../../server/store/sqlite/sql
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const request: CodeRequest = {
-  client_id: 'c1', client_name: 'App', user: 'ann', scopes: ['mcp:read'], resource: 'http://q.test/mcp', redirect_uri: 'https://app.test/cb', challenge: 'ch',
+  client_id: 'c1',
+  client_name: 'App',
+  user: 'ann',
+  scopes: ['mcp:read'],
+  resource: 'http://q.test/mcp',
+  redirect_uri: 'https://app.test/cb',
+  challenge: 'ch',
 };
 
 describe('OAuthGrants lifetimes and storage', () => {

@@ -23,16 +23,31 @@ describe('OAuth with oauth4webapi (a second standards client)', () => {
     expect(as.authorization_response_iss_parameter_supported).to.equal(true);
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
 
-    const client = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, {
-      client_name: 'Webapi Client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none',
-    }, insecure));
+    const client = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        {
+          client_name: 'Webapi Client',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+        },
+        insecure,
+      ),
+    );
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     for (const [k, v] of Object.entries({
-      client_id: client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'mcp:read mcp:capture', state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', resource: resource.href,
-    })) url.searchParams.set(k, v);
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'mcp:read mcp:capture',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      resource: resource.href,
+    }))
+      url.searchParams.set(k, v);
     const back = await approveInBrowser(url);
 
     expect(() => oauth.validateAuthResponse(as, client, back, 'another-state')).to.throw();
@@ -41,12 +56,21 @@ describe('OAuth with oauth4webapi (a second standards client)', () => {
     expect(() => oauth.validateAuthResponse(as, client, forged, state)).to.throw();
     const params = oauth.validateAuthResponse(as, client, back, state);
 
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
-      additionalParameters: { resource: resource.href }, ...insecure,
-    }));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
+        additionalParameters: { resource: resource.href },
+        ...insecure,
+      }),
+    );
     expect(tokens.scope).to.equal('mcp:read mcp:capture');
     expect(tokens.token_type).to.equal('bearer');
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     expect(refreshed.refresh_token).to.not.equal(tokens.refresh_token);
 
     const mcp = await mcpClient(server.url, { bearer: refreshed.access_token });

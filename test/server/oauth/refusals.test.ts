@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { LIST_TOOLS, rpc } from '../mcp/mcp-client.js';
-import { REDIRECT, approveInBrowser, authorizeUrl, connectApp, newClientId, pkce, refusalPage, registerClient, tokenRequest, userWithPassword } from './flow.js';
+import {
+  REDIRECT,
+  approveInBrowser,
+  authorizeUrl,
+  connectApp,
+  newClientId,
+  pkce,
+  refusalPage,
+  registerClient,
+  tokenRequest,
+  userWithPassword,
+} from './flow.js';
 
 async function oauthError(res: Response): Promise<string> {
   expect(res.status).to.equal(400);
@@ -22,14 +33,24 @@ describe('OAuth refusals', () => {
     const clientId = await newClientId(server);
     const { challenge } = pkce();
     const back = await approveInBrowser(authorizeUrl(server, { client_id: clientId, code_challenge: challenge }));
-    const res = await tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, code: back.searchParams.get('code')!, code_verifier: pkce().verifier });
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: back.searchParams.get('code')!,
+      code_verifier: pkce().verifier,
+    });
     expect(await oauthError(res)).to.equal('invalid_grant');
   });
 
   it('refuses a reused code and revokes the tokens it produced', async () => {
     const app = await connectApp(server);
     expect((await listTools(app.access_token)).status).to.equal(200);
-    const again = await tokenRequest(server, { grant_type: 'authorization_code', client_id: app.clientId, code: app.code, code_verifier: app.verifier });
+    const again = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      client_id: app.clientId,
+      code: app.code,
+      code_verifier: app.verifier,
+    });
     expect(await oauthError(again)).to.equal('invalid_grant');
     expect((await listTools(app.access_token)).status).to.equal(401);
     const refresh = await tokenRequest(server, { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refresh_token });
@@ -53,10 +74,19 @@ describe('OAuth refusals', () => {
   it('refuses a foreign resource with invalid_target, at authorize (on a page) and at the token endpoint', async () => {
     const clientId = await newClientId(server);
     const { challenge, verifier } = pkce();
-    const refused = await fetch(authorizeUrl(server, { client_id: clientId, code_challenge: challenge, resource: 'https://other.example/mcp' }), { redirect: 'manual' });
+    const refused = await fetch(
+      authorizeUrl(server, { client_id: clientId, code_challenge: challenge, resource: 'https://other.example/mcp' }),
+      { redirect: 'manual' },
+    );
     expect(await refusalPage(refused)).to.equal('invalid_target');
     const ok = await approveInBrowser(authorizeUrl(server, { client_id: clientId, code_challenge: challenge }));
-    const res = await tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, code: ok.searchParams.get('code')!, code_verifier: verifier, resource: 'https://other.example/mcp' });
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: ok.searchParams.get('code')!,
+      code_verifier: verifier,
+      resource: 'https://other.example/mcp',
+    });
     expect(await oauthError(res)).to.equal('invalid_target');
   });
 
@@ -74,7 +104,10 @@ describe('OAuth refusals', () => {
     }
     // The SDK's metadata schema refuses dangerous schemes before our check runs.
     expect(await oauthError(await registerClient(server, { redirect_uris: ['javascript:alert(1)'] }))).to.equal('invalid_client_metadata');
-    const res = await registerClient(server, { redirect_uris: ['https://app.example/cb', 'http://localhost:3000/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    const res = await registerClient(server, {
+      redirect_uris: ['https://app.example/cb', 'http://localhost:3000/cb'],
+      token_endpoint_auth_method: 'client_secret_post',
+    });
     expect(res.status).to.equal(201);
     const client = await res.json();
     expect(client.token_endpoint_auth_method).to.equal('none');
@@ -85,16 +118,22 @@ describe('OAuth refusals', () => {
     const app = await connectApp(server);
     const rest = await server.api('/vault/pages', { key: app.access_token });
     expect(rest.status).to.equal(401);
-    expect(await rest.json()).to.include({ code: 'UNAUTHENTICATED' }).and.to.have.property('message').that.matches(/MCP only/);
+    expect(await rest.json())
+      .to.include({ code: 'UNAUTHENTICATED' })
+      .and.to.have.property('message')
+      .that.matches(/MCP only/);
     const query = await rpc(server.url, LIST_TOOLS, {}, `/mcp?token=${app.access_token}`);
     expect(query.status).to.equal(401);
   });
 
   it('stops an access token revoked at /oauth/revoke, and a refresh token revokes its grant', async () => {
     const app = await connectApp(server);
-    const revoke = (token: string) => fetch(`${server.url}/oauth/revoke`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: app.clientId, token }),
-    });
+    const revoke = (token: string) =>
+      fetch(`${server.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: app.clientId, token }),
+      });
     expect((await revoke(app.access_token)).status).to.equal(200);
     expect((await listTools(app.access_token)).status).to.equal(401);
     expect((await revoke(app.refresh_token)).status).to.equal(200);
@@ -105,7 +144,13 @@ describe('OAuth refusals', () => {
   it('binds a code to its client', async () => {
     const app = await connectApp(server);
     const otherClient = await newClientId(server, { client_name: 'Other' });
-    const res = await tokenRequest(server, { grant_type: 'authorization_code', client_id: otherClient, code: app.code, code_verifier: app.verifier, redirect_uri: REDIRECT });
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      client_id: otherClient,
+      code: app.code,
+      code_verifier: app.verifier,
+      redirect_uri: REDIRECT,
+    });
     expect(await oauthError(res)).to.equal('invalid_grant');
   });
 });

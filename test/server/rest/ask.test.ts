@@ -22,7 +22,11 @@ describe('REST ask and similar', () => {
   it('answers extractively and cites the page that holds the answer', async () => {
     server = await startTestServer();
     await seed(server);
-    const res = await server.api('/vault/ask', { method: 'POST', key, json: { question: 'How often should I turn the compost?', max_pages: 3 } });
+    const res = await server.api('/vault/ask', {
+      method: 'POST',
+      key,
+      json: { question: 'How often should I turn the compost?', max_pages: 3 },
+    });
     expect(res.status).to.equal(200);
     expect(res.headers.get('x-ratelimit-bucket')).to.equal('expensive');
     const body = await res.json();
@@ -40,7 +44,9 @@ describe('REST ask and similar', () => {
     await seed(server);
     const byPage = await (await server.api('/vault/similar?path=garden/compost.md&limit=2', { key })).json();
     expect(byPage.results.map((r: { path: string }) => r.path)).not.to.include('garden/compost.md');
-    const byText = await (await server.api(`/vault/similar?text=${encodeURIComponent('starter feeding for sourdough bread')}`, { key })).json();
+    const byText = await (
+      await server.api(`/vault/similar?text=${encodeURIComponent('starter feeding for sourdough bread')}`, { key })
+    ).json();
     expect(byText.results[0].path).to.equal('kitchen/bread.md');
     expect((await server.api('/vault/similar', { key })).status).to.equal(400);
   });
@@ -53,11 +59,18 @@ describe('REST ask and similar', () => {
     before(async () => {
       llm = createServer((req, res) => {
         let body = '';
-        req.on('data', (c) => { body += c; });
+        req.on('data', (c) => {
+          body += c;
+        });
         req.on('end', () => {
           received = JSON.parse(body);
-          if (fail) { res.writeHead(500).end(); return; }
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'Every two weeks [1].' } }] }));
+          if (fail) {
+            res.writeHead(500).end();
+            return;
+          }
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ choices: [{ message: { content: 'Every two weeks [1].' } }] }));
         });
       });
       await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
@@ -68,16 +81,22 @@ describe('REST ask and similar', () => {
       const { port } = llm.address() as AddressInfo;
       server = await startTestServer({ QUIRE_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, QUIRE_LLM_MODEL: 'test-model' });
       await seed(server);
-      const body = await (await server.api('/vault/ask', { method: 'POST', key, json: { question: 'When do I turn the compost?' } })).json();
+      const body = await (
+        await server.api('/vault/ask', { method: 'POST', key, json: { question: 'When do I turn the compost?' } })
+      ).json();
       expect(body).to.include({ mode: 'generated', answer: 'Every two weeks [1].' });
       expect(body.citations[0].path).to.equal('garden/compost.md');
       expect(received!.model).to.equal('test-model');
       expect(received!.messages[1].content).to.include('Turn the compost pile every two weeks');
       fail = true;
-      const fallback = await (await server.api('/vault/ask', { method: 'POST', key, json: { question: 'When do I turn the compost?' } })).json();
+      const fallback = await (
+        await server.api('/vault/ask', { method: 'POST', key, json: { question: 'When do I turn the compost?' } })
+      ).json();
       expect(fallback.mode).to.equal('extractive');
       expect(fallback.llm_error).to.be.a('string');
-      expect(server.logs.filter((line) => line.level === 'warn').map((line) => line.msg)).to.deep.equal(['LLM answer failed, answering extractively']);
+      expect(server.logs.filter((line) => line.level === 'warn').map((line) => line.msg)).to.deep.equal([
+        'LLM answer failed, answering extractively',
+      ]);
       expect(fallback.citations[0].path).to.equal('garden/compost.md');
     });
   });

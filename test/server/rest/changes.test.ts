@@ -46,18 +46,20 @@ describe('REST change log', function () {
 
     const writes = (async () => {
       for (let batch = 0; batch < BATCHES; batch++) {
-        await Promise.all(Array.from({ length: 10 }, (_, j) => {
-          const n = batch * 10 + j;
-          const path = `live/p${n % 37}.md`;
-          return n % 9 === 8
-            ? server.api(`/vault/page/${path}`, { method: 'DELETE', key: writer })
-            : write(path, `version ${n}`);
-        }));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, j) => {
+            const n = batch * 10 + j;
+            const path = `live/p${n % 37}.md`;
+            return n % 9 === 8 ? server.api(`/vault/page/${path}`, { method: 'DELETE', key: writer }) : write(path, `version ${n}`);
+          }),
+        );
       }
     })();
     let cursor = first.cursor;
     let done = false;
-    void writes.then(() => { done = true; });
+    void writes.then(() => {
+      done = true;
+    });
     for (;;) {
       // Read before asking: a page requested after every write has landed must end at the final head.
       const writesFinished = done;

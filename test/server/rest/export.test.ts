@@ -10,7 +10,11 @@ import { waitFor } from '../../vault-store/watcher/helpers.js';
 function unzipTo(zip: string, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
   execFileSync('unzip', ['-q', zip, '-d', dir]);
-  return execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').filter((l) => !l.endsWith('/')).sort();
+  return execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter((l) => !l.endsWith('/'))
+    .sort();
 }
 
 describe('REST export', function () {
@@ -25,8 +29,13 @@ describe('REST export', function () {
   afterEach(() => server.stop());
 
   it('streams the zip of one commit, equal to git archive of that commit, while writes land', async () => {
-    for (let i = 0; i < 60; i++) await server.api('/vault/page', { method: 'POST', key, json: { path: `f${i % 6}/p${i}.md`, content: `page ${i}\n`.repeat(50) } });
-    const writes = Promise.all(Array.from({ length: 30 }, (_, i) => server.api('/vault/page', { method: 'POST', key, json: { path: `late/${i}.md`, content: `late ${i}` } })));
+    for (let i = 0; i < 60; i++)
+      await server.api('/vault/page', { method: 'POST', key, json: { path: `f${i % 6}/p${i}.md`, content: `page ${i}\n`.repeat(50) } });
+    const writes = Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        server.api('/vault/page', { method: 'POST', key, json: { path: `late/${i}.md`, content: `late ${i}` } }),
+      ),
+    );
     const res = await server.api('/vault/export', { key });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/zip');
@@ -44,7 +53,9 @@ describe('REST export', function () {
     expect(ours).to.deep.equal(theirs);
     expect(ours.some((p) => p.startsWith('.git'))).to.equal(false);
     for (const file of ours) {
-      expect(readFileSync(join(server.dataDir, 'ours', file)).equals(readFileSync(join(server.dataDir, 'theirs', file))), file).to.equal(true);
+      expect(readFileSync(join(server.dataDir, 'ours', file)).equals(readFileSync(join(server.dataDir, 'theirs', file))), file).to.equal(
+        true,
+      );
     }
     expect(res.headers.get('x-ratelimit-bucket')).to.equal('expensive');
   });

@@ -73,11 +73,15 @@ describe('REST knowledge layer', () => {
     const { hash } = await (await write('log.md', '# Log\n## Monday\nran\n## Tuesday\nswam\n')).json();
     const appended = await (await post('/vault/append', { path: 'log.md', text: 'cycled', heading: 'Monday', base_hash: hash })).json();
     expect(appended.content).to.equal('# Log\n## Monday\nran\ncycled\n\n## Tuesday\nswam\n');
-    const patched = await (await post('/vault/patch', { path: 'log.md', heading: '## tuesday', replace: 'rested', base_hash: appended.hash })).json();
+    const patched = await (
+      await post('/vault/patch', { path: 'log.md', heading: '## tuesday', replace: 'rested', base_hash: appended.hash })
+    ).json();
     expect(patched.content).to.equal('# Log\n## Monday\nran\ncycled\n\n## Tuesday\nrested\n');
     const stale = await post('/vault/patch', { path: 'log.md', find: 'ran', replace: 'jogged', base_hash: hash });
     expect(stale.status).to.equal(409);
-    const spanned = await (await post('/vault/patch', { path: 'log.md', find: 'cycled', replace: 'biked', base_hash: patched.hash })).json();
+    const spanned = await (
+      await post('/vault/patch', { path: 'log.md', find: 'cycled', replace: 'biked', base_hash: patched.hash })
+    ).json();
     expect(spanned.content).to.include('biked');
     const ambiguous = await post('/vault/patch', { path: 'log.md', find: '##', replace: 'x', base_hash: spanned.hash });
     expect(await ambiguous.json()).to.include({ code: 'INVALID_REQUEST', field: 'find' });
@@ -101,7 +105,12 @@ describe('REST knowledge layer', () => {
     const tags = await get('/vault/tags');
     expect(tags.tags[0]).to.deep.equal({ tag: 'garden', pages: 2 });
     const lint = await get('/vault/lint');
-    expect(lint.findings).to.deep.include({ rule: 'broken-link', path: 'one.md', message: lint.findings.find((f: { rule: string }) => f.rule === 'broken-link').message, line: 5 });
+    expect(lint.findings).to.deep.include({
+      rule: 'broken-link',
+      path: 'one.md',
+      message: lint.findings.find((f: { rule: string }) => f.rule === 'broken-link').message,
+      line: 5,
+    });
     expect(lint.counts['broken-link']).to.equal(1);
     const stats = await get('/vault/stats');
     expect(stats).to.include({ pages: 2, commits: 3 });

@@ -17,7 +17,10 @@ describe('REST pages', () => {
   const commitCount = () => Number(gitIn(vaultDir(server.dataDir, 'alice'), 'rev-list', '--count', 'main').trim());
 
   it('creates (201), reads, updates (200) and deletes a page, one commit each', async () => {
-    const created = await write({ path: 'notes/idea', content: '---\ntags: [x]\n---\n# Big idea\nSee [[Other]] and [rel](../b.md). #inline\n' });
+    const created = await write({
+      path: 'notes/idea',
+      content: '---\ntags: [x]\n---\n# Big idea\nSee [[Other]] and [rel](../b.md). #inline\n',
+    });
     expect(created.status).to.equal(201);
     const page = await created.json();
     expect(page).to.include({ path: 'notes/idea.md', title: 'Big idea' });
@@ -70,7 +73,9 @@ describe('REST pages', () => {
   it('lets exactly one of 50 concurrent writers with the same base_hash win', async () => {
     const base = (await (await write({ path: 'race.md', content: 'start' })).json()).hash;
     const before = commitCount();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => write({ path: 'race.md', content: `writer ${i}`, base_hash: base })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => write({ path: 'race.md', content: `writer ${i}`, base_hash: base })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).to.have.length(1);
     expect(statuses.filter((s) => s === 409)).to.have.length(49);
@@ -92,7 +97,11 @@ describe('REST pages', () => {
   });
 
   it('captures into capture/YYYY-MM-DD-<slug>.md with a numeric suffix when taken', async () => {
-    const one = await server.api('/vault/capture', { method: 'POST', key, json: { title: 'Café idea!', source: 'https://example.com', content: 'Body' } });
+    const one = await server.api('/vault/capture', {
+      method: 'POST',
+      key,
+      json: { title: 'Café idea!', source: 'https://example.com', content: 'Body' },
+    });
     expect(one.status).to.equal(201);
     const page = await one.json();
     const day = new Date().toISOString().slice(0, 10);

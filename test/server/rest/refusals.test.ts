@@ -72,21 +72,43 @@ describe('REST refusals', () => {
 
   it('refuses malformed JSON, non-object bodies, missing fields and oversize pages, writing nothing', async () => {
     const before = head();
-    const malformed = await server.api('/vault/page', { method: 'POST', key: writeKey, headers: { 'content-type': 'application/json' }, body: '{"path": "a.md",' });
+    const malformed = await server.api('/vault/page', {
+      method: 'POST',
+      key: writeKey,
+      headers: { 'content-type': 'application/json' },
+      body: '{"path": "a.md",',
+    });
     expect(malformed.status).to.equal(400);
     expect((await malformed.json()).code).to.equal('INVALID_REQUEST');
     const array = await server.api('/vault/page', { method: 'POST', key: writeKey, json: [1, 2] });
     expect(array.status).to.equal(400);
     const missing = await server.api('/vault/page', { method: 'POST', key: writeKey, json: { path: 'a.md' } });
     expect(await missing.json()).to.include({ code: 'INVALID_REQUEST', field: 'content' });
-    const badHash = await server.api('/vault/page', { method: 'POST', key: writeKey, json: { path: 'a.md', content: 'x', base_hash: 'abc' } });
+    const badHash = await server.api('/vault/page', {
+      method: 'POST',
+      key: writeKey,
+      json: { path: 'a.md', content: 'x', base_hash: 'abc' },
+    });
     expect(await badHash.json()).to.include({ code: 'INVALID_REQUEST', field: 'base_hash' });
-    const form = await server.api('/vault/page', { method: 'POST', key: writeKey, headers: { 'content-type': 'text/plain' }, body: 'path=a.md' });
+    const form = await server.api('/vault/page', {
+      method: 'POST',
+      key: writeKey,
+      headers: { 'content-type': 'text/plain' },
+      body: 'path=a.md',
+    });
     expect(form.status).to.equal(400);
-    const big = await server.api('/vault/page', { method: 'POST', key: writeKey, json: { path: 'big.md', content: 'x'.repeat(1024 * 1024 + 1) } });
+    const big = await server.api('/vault/page', {
+      method: 'POST',
+      key: writeKey,
+      json: { path: 'big.md', content: 'x'.repeat(1024 * 1024 + 1) },
+    });
     expect(big.status).to.equal(413);
     expect((await big.json()).code).to.equal('PAYLOAD_TOO_LARGE');
-    const huge = await server.api('/vault/page', { method: 'POST', key: writeKey, json: { path: 'big.md', content: 'x'.repeat(8 * 1024 * 1024) } });
+    const huge = await server.api('/vault/page', {
+      method: 'POST',
+      key: writeKey,
+      json: { path: 'big.md', content: 'x'.repeat(8 * 1024 * 1024) },
+    });
     expect(huge.status).to.equal(413);
     expect(head()).to.equal(before);
   });
@@ -110,7 +132,10 @@ describe('REST rate limits', () => {
   const plans = tempDir('quire-plans-');
 
   before(() => {
-    writeFileSync(join(plans.path, 'plans.json'), JSON.stringify({ tiny: { rest: true, mcp: true, limits: { sync: 5, read: 3, write: 2, expensive: 1 } } }));
+    writeFileSync(
+      join(plans.path, 'plans.json'),
+      JSON.stringify({ tiny: { rest: true, mcp: true, limits: { sync: 5, read: 3, write: 2, expensive: 1 } } }),
+    );
   });
   after(() => plans.cleanup());
   beforeEach(async () => {
@@ -127,7 +152,11 @@ describe('REST rate limits', () => {
       expect(res.status).to.equal(200);
       seen.push(['limit', 'remaining', 'bucket'].map((h) => res.headers.get(`x-ratelimit-${h}`)));
     }
-    expect(seen).to.deep.equal([['3', '2', 'read'], ['3', '1', 'read'], ['3', '0', 'read']]);
+    expect(seen).to.deep.equal([
+      ['3', '2', 'read'],
+      ['3', '1', 'read'],
+      ['3', '0', 'read'],
+    ]);
     const limited = await server.api('/vault/pages', { key: k2 });
     expect(limited.status).to.equal(429);
     expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);

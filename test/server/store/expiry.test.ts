@@ -7,7 +7,13 @@ import { SESSION_LIFETIME_MS, SessionStore } from '../../../server/auth/sessions
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const request: CodeRequest = {
-  client_id: 'c1', client_name: 'App', user: 'ann', scopes: ['mcp:read'], resource: 'http://q.test/mcp', redirect_uri: 'https://app.test/cb', challenge: 'ch',
+  client_id: 'c1',
+  client_name: 'App',
+  user: 'ann',
+  scopes: ['mcp:read'],
+  resource: 'http://q.test/mcp',
+  redirect_uri: 'https://app.test/cb',
+  challenge: 'ch',
 };
 
 describe('expiry in the store', () => {

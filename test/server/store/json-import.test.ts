@@ -19,11 +19,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const mcpInitialize = (url: string, token: string) => fetch(`${url}/mcp`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy-test', version: '1' } } }),
-});
+const mcpInitialize = (url: string, token: string) =>
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy-test', version: '1' } },
+    }),
+  });
 
 describe('moving a JSON data folder into SQLite', function () {
   this.timeout(30_000);
@@ -45,14 +51,24 @@ describe('moving a JSON data folder into SQLite', function () {
     expect((await withKey(LEGACY.key)).status).to.equal(200);
     expect((await withKey('quire_notAKeyThatWasEverIssued000000000000000')).status).to.equal(401);
 
-    const keysPage = await fetch(`${server.url}/account/keys`, { headers: { cookie: `quire_session=${LEGACY.session}` }, redirect: 'manual' });
+    const keysPage = await fetch(`${server.url}/account/keys`, {
+      headers: { cookie: `quire_session=${LEGACY.session}` },
+      redirect: 'manual',
+    });
     expect(keysPage.status).to.equal(200);
-    expect(await keysPage.text()).to.contain('laptop').and.contain('phone');
+    expect(await keysPage.text())
+      .to.contain('laptop')
+      .and.contain('phone');
 
     expect((await mcpInitialize(server.url, LEGACY.access)).status).to.equal(200);
     expect((await mcpInitialize(server.url, 'qat_unknown')).status).to.equal(401);
 
-    expect(await server.services.agents.get('ann', 'scribe')).to.deep.include({ mode: 'propose', read: [''], write: ['drafts/'], description: 'Drafts notes' });
+    expect(await server.services.agents.get('ann', 'scribe')).to.deep.include({
+      mode: 'propose',
+      read: [''],
+      write: ['drafts/'],
+      description: 'Drafts notes',
+    });
     expect(await server.services.usage.get('key_000000000002')).to.include({ cursor: LEGACY.cursor });
     expect(await server.services.accounts.checkPassword('ann', LEGACY.password)).to.equal(true);
     expect((await server.services.store.signinLinks.byHash(hashSecret(LEGACY.link), Date.now()))?.user).to.equal('ann');
@@ -67,7 +83,10 @@ describe('moving a JSON data folder into SQLite', function () {
   it('does nothing on a second start, even if an old file reappears', async () => {
     const port = server.port;
     await server.close();
-    writeFileSync(join(dir.path, 'accounts.json'), JSON.stringify({ version: 1, users: { ghost: { name: 'ghost', plan: 'personal', created_at: new Date().toISOString() } }, keys: [] }));
+    writeFileSync(
+      join(dir.path, 'accounts.json'),
+      JSON.stringify({ version: 1, users: { ghost: { name: 'ghost', plan: 'personal', created_at: new Date().toISOString() } }, keys: [] }),
+    );
     server = await start(port);
     expect((await server.services.accounts.users()).map((u) => u.name)).to.deep.equal(['ann']);
     expect((await fetch(`${server.url}/vault/pages`, { headers: { authorization: `Bearer ${LEGACY.key}` } })).status).to.equal(200);

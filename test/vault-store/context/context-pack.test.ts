@@ -3,7 +3,10 @@ import { buildContextPack, type ContextSource } from '../../../vault-store/conte
 import { excerpt } from '../../../vault-store/context/excerpt.js';
 import { estimateTokens, truncateToTokens } from '../../../vault-store/context/tokens.js';
 
-const filler = (word: string, n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i} about ${i % 7 === 3 ? word : 'other things'} and more text to fill the line.`).join('\n\n');
+const filler = (word: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Paragraph ${i} about ${i % 7 === 3 ? word : 'other things'} and more text to fill the line.`).join(
+    '\n\n',
+  );
 
 const PAGES: Record<string, { hash: string; title: string; content: string }> = {
   'p/garden.md': { hash: 'a'.repeat(40), title: 'Garden', content: `# Garden\n\n${filler('tomatoes', 60)}\n` },
@@ -33,7 +36,11 @@ describe('context packs', () => {
     expect(pack.startsWith('# Context: tomatoes\n\n## Vault guide (summary)\n\nGardening notes live under p/.')).to.equal(true);
     expect(pack).to.include(`## Tomatoes\npath: p/tomatoes.md · hash: ${'b'.repeat(40)}\n\n# Tomatoes`);
     expect(pack).to.include('Linked: [[Garden]], [[Soil]]');
-    expect(pages.map((p) => [p.path, p.excerpt])).to.deep.equal([['p/tomatoes.md', false], ['p/garden.md', false], ['p/soil.md', false]]);
+    expect(pages.map((p) => [p.path, p.excerpt])).to.deep.equal([
+      ['p/tomatoes.md', false],
+      ['p/garden.md', false],
+      ['p/soil.md', false],
+    ]);
   });
 
   it('excerpts a page around the topic when it does not fit whole, and puts asked-for pages first', async () => {

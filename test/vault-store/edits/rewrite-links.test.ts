@@ -5,7 +5,8 @@ const move = { from: 'notes/Old.md', to: 'archive/New Name.md', wikiTargets: new
 
 describe('rewriteLinks', () => {
   it('rewrites only the targets of links to the moved page, keeping aliases, headings, embeds and titles', () => {
-    const before = '[[Old]] [[ Old |shown]] ![[notes/Old#Part]] [[Other]]\n[t](Old.md#h "Title") ![i](./Old.md) [o](Other.md) [w](https://x.y/Old.md)\n';
+    const before =
+      '[[Old]] [[ Old |shown]] ![[notes/Old#Part]] [[Other]]\n[t](Old.md#h "Title") ![i](./Old.md) [o](Other.md) [w](https://x.y/Old.md)\n';
     expect(rewriteLinks(before, 'notes/index.md', 'notes/index.md', move)).to.equal(
       '[[New Name]] [[New Name|shown]] ![[New Name#Part]] [[Other]]\n[t](../archive/New%20Name.md#h "Title") ![i](../archive/New%20Name.md) [o](Other.md) [w](https://x.y/Old.md)\n',
     );

@@ -13,7 +13,10 @@ type TempVault = Awaited<ReturnType<typeof tempVault>>;
 /** Extracts a zip with system unzip; returns its file list (no folder entries). */
 function unzip(zip: string, into: string): string[] {
   execFileSync('unzip', ['-q', zip, '-d', into]);
-  return execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).split('\n').filter((n) => n && !n.endsWith('/')).sort();
+  return execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' })
+    .split('\n')
+    .filter((n) => n && !n.endsWith('/'))
+    .sort();
 }
 
 async function seeded(pages: number): Promise<TempVault> {
@@ -33,15 +36,22 @@ async function seeded(pages: number): Promise<TempVault> {
 describe('exportZip', () => {
   let v: TempVault;
   let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => { tmp = tempDir('quire-export-'); });
-  afterEach(() => { v?.cleanup(); tmp.cleanup(); });
+  beforeEach(() => {
+    tmp = tempDir('quire-export-');
+  });
+  afterEach(() => {
+    v?.cleanup();
+    tmp.cleanup();
+  });
 
   it('equals git archive of the same commit, file for file, while writes land', async () => {
     v = await seeded(300);
     const commit = v.vault.head;
     const ours = join(tmp.path, 'ours.zip');
     const exporting = exportZip(v.vault, { commit }, createWriteStream(ours));
-    const writes = Array.from({ length: 30 }, (_, i) => v.pages.write(testAuthor, { path: `folder-${i % 7}/page ${i}.md`, content: `rewritten ${i}` }));
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      v.pages.write(testAuthor, { path: `folder-${i % 7}/page ${i}.md`, content: `rewritten ${i}` }),
+    );
     const [result] = await Promise.all([exporting, ...writes]);
     expect(v.vault.head).to.not.equal(commit);
     expect(result).to.deep.equal({ commit, files: 303 });
@@ -75,7 +85,12 @@ describe('exportZip', () => {
     };
     try {
       // A client that takes the first chunks and then stops reading.
-      const stalled = new Writable({ highWaterMark: 1024, write: (_chunk, _enc, cb) => { if (reads < 50) cb(); } });
+      const stalled = new Writable({
+        highWaterMark: 1024,
+        write: (_chunk, _enc, cb) => {
+          if (reads < 50) cb();
+        },
+      });
       const controller = new AbortController();
       const exporting = exportZip(v.vault, { signal: controller.signal }, stalled);
       await new Promise((r) => setTimeout(r, 200));

@@ -9,7 +9,9 @@ import { tempDir } from '../../helpers/temp-dir.js';
 
 describe('ZipWriter', () => {
   let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => { tmp = tempDir('quire-zip-'); });
+  beforeEach(() => {
+    tmp = tempDir('quire-zip-');
+  });
   afterEach(() => tmp.cleanup());
 
   async function write(entries: { path: string; data: Buffer; mode?: number }[]): Promise<string> {
@@ -42,7 +44,9 @@ describe('ZipWriter', () => {
     const entries = Array.from({ length: 70_000 }, (_, i) => ({ path: `d${i % 50}/f${i}.md`, data: Buffer.from(String(i)) }));
     const file = await write(entries);
     execFileSync('unzip', ['-tq', file]);
-    const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n');
+    const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8', maxBuffer: 64 << 20 })
+      .trim()
+      .split('\n');
     expect(names).to.have.length(70_000);
     expect(execFileSync('unzip', ['-p', file, 'd9/f69959.md'], { encoding: 'utf8' })).to.equal('69959');
   });

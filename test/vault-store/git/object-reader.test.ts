@@ -19,29 +19,36 @@ describe('ObjectReader', () => {
   afterEach(() => v?.cleanup());
 
   for (const offsets of ['true', 'false']) {
-  it(`reads loose and deltified packed objects exactly as git does (repack.useDeltaBaseOffset=${offsets})`, async () => {
-    v = await tempVault();
-    const base = Array.from({ length: 200 }, (_, i) => `line ${i} of a long page that git will deltify`).join('\n');
-    for (let i = 0; i < 12; i++) await v.pages.write(testAuthor, { path: `p${i % 3}.md`, content: `${base}\nedit ${i}\n` });
-    // Every version of the three pages, packed with deltas against each other.
-    const blobs = gitIn(v.dir, 'rev-list', '--objects', '--all').split('\n')
-      .filter((l) => l.includes(' p')).map((l) => l.split(' ')[0]);
-    gitIn(v.dir, '-c', `repack.useDeltaBaseOffset=${offsets}`, 'repack', '-a', '-d', '-f', '--depth=50', '--window=50');
-    expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
-    const idx = readdirSync(join(v.dir, '.git/objects/pack')).filter((n) => n.endsWith('.idx')).map((n) => `.git/objects/pack/${n}`);
-    const packs = gitIn(v.dir, 'verify-pack', '-v', ...idx);
-    expect(packs, 'the pack holds deltas').to.match(/chain length = [1-9]/);
-    await v.pages.write(testAuthor, { path: 'loose.md', content: 'written after the repack' });
-    const reader = new ObjectReader(v.vault.repo.gitdir);
-    for (const oid of [...blobs, v.vault.manifest.get('loose.md')!.oid]) {
-      expect(Buffer.from(await reader.blob(oid)).equals(catFile(v.dir, oid)), oid).to.equal(true);
-    }
-    const head = await reader.commit(v.vault.head);
-    expect(head).to.deep.include({ tree: gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim(), parents: [gitIn(v.dir, 'rev-parse', 'HEAD~1').trim()] });
-    const packed = await reader.commit(head.parents[0]);
-    expect(packed.message).to.equal(gitIn(v.dir, 'log', '-1', '--format=%B', 'HEAD~1').replace(/\n$/, ''));
-    expect(packed.author.name).to.equal(testAuthor.name);
-  });
+    it(`reads loose and deltified packed objects exactly as git does (repack.useDeltaBaseOffset=${offsets})`, async () => {
+      v = await tempVault();
+      const base = Array.from({ length: 200 }, (_, i) => `line ${i} of a long page that git will deltify`).join('\n');
+      for (let i = 0; i < 12; i++) await v.pages.write(testAuthor, { path: `p${i % 3}.md`, content: `${base}\nedit ${i}\n` });
+      // Every version of the three pages, packed with deltas against each other.
+      const blobs = gitIn(v.dir, 'rev-list', '--objects', '--all')
+        .split('\n')
+        .filter((l) => l.includes(' p'))
+        .map((l) => l.split(' ')[0]);
+      gitIn(v.dir, '-c', `repack.useDeltaBaseOffset=${offsets}`, 'repack', '-a', '-d', '-f', '--depth=50', '--window=50');
+      expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
+      const idx = readdirSync(join(v.dir, '.git/objects/pack'))
+        .filter((n) => n.endsWith('.idx'))
+        .map((n) => `.git/objects/pack/${n}`);
+      const packs = gitIn(v.dir, 'verify-pack', '-v', ...idx);
+      expect(packs, 'the pack holds deltas').to.match(/chain length = [1-9]/);
+      await v.pages.write(testAuthor, { path: 'loose.md', content: 'written after the repack' });
+      const reader = new ObjectReader(v.vault.repo.gitdir);
+      for (const oid of [...blobs, v.vault.manifest.get('loose.md')!.oid]) {
+        expect(Buffer.from(await reader.blob(oid)).equals(catFile(v.dir, oid)), oid).to.equal(true);
+      }
+      const head = await reader.commit(v.vault.head);
+      expect(head).to.deep.include({
+        tree: gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim(),
+        parents: [gitIn(v.dir, 'rev-parse', 'HEAD~1').trim()],
+      });
+      const packed = await reader.commit(head.parents[0]);
+      expect(packed.message).to.equal(gitIn(v.dir, 'log', '-1', '--format=%B', 'HEAD~1').replace(/\n$/, ''));
+      expect(packed.author.name).to.equal(testAuthor.name);
+    });
   }
 
   it('finds objects that a git gc packed after the reader first looked', async () => {
@@ -64,7 +71,10 @@ describe('reading trees', () => {
       execFileSync('chmod', ['+x', join(v.dir, 'notes/b.md')]);
       gitIn(v.dir, 'add', '-A');
       gitIn(v.dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'modes');
-      const trees = gitIn(v.dir, 'rev-list', '--objects', 'HEAD').split('\n').map((l) => l.split(' ')[0]).filter((oid) => oid && gitIn(v.dir, 'cat-file', '-t', oid).trim() === 'tree');
+      const trees = gitIn(v.dir, 'rev-list', '--objects', 'HEAD')
+        .split('\n')
+        .map((l) => l.split(' ')[0])
+        .filter((oid) => oid && gitIn(v.dir, 'cat-file', '-t', oid).trim() === 'tree');
       const expected = async (oid: string) => (await git.readTree({ fs, gitdir: join(v.dir, '.git'), oid })).tree;
       for (const pass of ['loose', 'packed']) {
         if (pass === 'packed') gitIn(v.dir, 'gc', '-q', '--prune=now');

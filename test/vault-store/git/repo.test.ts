@@ -9,12 +9,20 @@ describe('GitRepo', () => {
     v = await tempVault({ 'a.md': 'a' });
     const git = (...args: string[]) => gitIn(v.dir, '-c', 'user.name=t', '-c', 'user.email=t@x', ...args).trim();
     // Plumbing only: the server keeps no .git/index, so porcelain like checkout would refuse.
-    const commit = (message: string, ...parents: string[]) => git('commit-tree', 'HEAD^{tree}', '-m', message, ...parents.flatMap((p) => ['-p', p]));
+    const commit = (message: string, ...parents: string[]) =>
+      git('commit-tree', 'HEAD^{tree}', '-m', message, ...parents.flatMap((p) => ['-p', p]));
     const side = commit('on the side', 'HEAD');
     const main = commit('on main', 'HEAD');
     const merge = commit('merge', main, side);
     const root = git('rev-list', '--max-parents=0', 'HEAD');
-    for (const [oid, head, expected] of [[side, merge, true], [main, merge, true], [root, merge, true], [merge, merge, true], [side, main, false], [merge, side, false]] as const) {
+    for (const [oid, head, expected] of [
+      [side, merge, true],
+      [main, merge, true],
+      [root, merge, true],
+      [merge, merge, true],
+      [side, main, false],
+      [merge, side, false],
+    ] as const) {
       expect(await v.vault.repo.isAncestor(oid, head), `${oid} of ${head}`).to.equal(expected);
     }
     expect(await v.vault.repo.isAncestor('0'.repeat(40), merge), 'an id not in the repo').to.equal(false);

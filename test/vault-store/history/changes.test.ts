@@ -32,7 +32,10 @@ describe('change feed', () => {
   it('takes the actor from a Quire-Actor trailer when the commit has one', async () => {
     v = await tempVault();
     const start = v.vault.head;
-    await v.pages.write({ ...testAuthor, trailers: { 'Quire-Actor': 'agent:gardener', 'Quire-Key': 'k1' } }, { path: 'x.md', content: 'x' });
+    await v.pages.write(
+      { ...testAuthor, trailers: { 'Quire-Actor': 'agent:gardener', 'Quire-Key': 'k1' } },
+      { path: 'x.md', content: 'x' },
+    );
     const [change] = (await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 })).changes;
     expect(change).to.include({ actor: 'agent:gardener', message: 'Update x.md' });
   });

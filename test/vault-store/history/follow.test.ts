@@ -28,15 +28,20 @@ function writeStorm(v: TempVault): Promise<unknown> {
   for (let i = 0; i < STORM; i++) {
     const path = `f${i % 4}/p${(i * 7) % 40}.md`;
     const kind = i % 5;
-    ops.push(v.vault.mutate(testAuthor, `op ${i}`, () => {
-      const exists = v.vault.manifest.get(path) !== undefined;
-      if (kind === 3 && exists) return [{ path, content: null }];
-      if (kind === 4 && exists) {
-        const to = `renamed/${i}.md`;
-        return [{ path, content: null }, { path: to, content: new TextEncoder().encode(`moved ${i}`) }];
-      }
-      return [{ path, content: new TextEncoder().encode(`body ${i}`) }];
-    }));
+    ops.push(
+      v.vault.mutate(testAuthor, `op ${i}`, () => {
+        const exists = v.vault.manifest.get(path) !== undefined;
+        if (kind === 3 && exists) return [{ path, content: null }];
+        if (kind === 4 && exists) {
+          const to = `renamed/${i}.md`;
+          return [
+            { path, content: null },
+            { path: to, content: new TextEncoder().encode(`moved ${i}`) },
+          ];
+        }
+        return [{ path, content: new TextEncoder().encode(`body ${i}`) }];
+      }),
+    );
   }
   return Promise.all(ops);
 }
@@ -56,7 +61,9 @@ describe('following the change feed while writes land', () => {
     apply(state, feed);
     const seen = new Set<string>();
     let done = false;
-    const storm = writeStorm(v).then(() => { done = true; });
+    const storm = writeStorm(v).then(() => {
+      done = true;
+    });
     let pagesDuringWrites = 0;
     // Page until the writes are over and the feed has caught up with the head.
     while (!done || feed.has_more || feed.cursor !== v.vault.head) {

@@ -61,7 +61,10 @@ describe('Knowledge', () => {
     expect(knowledge.loadedFrom).to.equal('persisted');
     expect(paths(knowledge, 'kestrel')).to.deep.equal(['notes/Birds.md']);
     // The reloaded FlexSearch index still updates in place (its fast-update register was restored).
-    await new (await import('../../../vault-store/pages.js')).Pages(vault).write(testAuthor, { path: 'notes/Birds.md', content: '# Birds\n\nAn owl.\n' });
+    await new (await import('../../../vault-store/pages.js')).Pages(vault).write(testAuthor, {
+      path: 'notes/Birds.md',
+      content: '# Birds\n\nAn owl.\n',
+    });
     expect(paths(knowledge, 'kestrel')).to.deep.equal([]);
     expect(paths(knowledge, 'owl')).to.deep.equal(['notes/Birds.md']);
   });
@@ -112,8 +115,14 @@ describe('Knowledge', () => {
   });
 
   it('gives the same results after rebuild as after incremental updates', async () => {
-    await ctx.pages.write(testAuthor, { path: 'notes/Birds.md', content: '# Birds\n\nA tomato-loving kestrel hovers over sun-lit tomatoes.\n' });
-    await ctx.pages.write(testAuthor, { path: 'notes/Gardening.md', content: '# Gardening\n\nTomatoes need sun, water and a kestrel to scare mice.\n' });
+    await ctx.pages.write(testAuthor, {
+      path: 'notes/Birds.md',
+      content: '# Birds\n\nA tomato-loving kestrel hovers over sun-lit tomatoes.\n',
+    });
+    await ctx.pages.write(testAuthor, {
+      path: 'notes/Gardening.md',
+      content: '# Gardening\n\nTomatoes need sun, water and a kestrel to scare mice.\n',
+    });
     await ctx.pages.delete(testAuthor, { path: 'work/Standup.md' });
     const queries = ['tomato', 'tomatoes sun', 'kestrel', 'sun*', '"need sun"', 'garden', 'mice'];
     const before = queries.map((q) => knowledge.search(q).results);

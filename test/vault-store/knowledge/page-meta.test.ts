@@ -5,7 +5,13 @@ const meta = (text: string) => pageMeta('notes/a.md', 'h', Buffer.from(text));
 
 describe('pageMeta', () => {
   it('counts words as runs of letters and digits, ASCII or not', () => {
-    const texts = ['Hello, world! 42 e-mail foo_bar', 'x\x10\x19y [z] `a`@b', 'Café naïve 知识 ok', '', '---\ntitle: T\n---\none two three'];
+    const texts = [
+      'Hello, world! 42 e-mail foo_bar',
+      'x\x10\x19y [z] `a`@b',
+      'Café naïve 知识 ok',
+      '',
+      '---\ntitle: T\n---\none two three',
+    ];
     const expected = [7, 5, 4, 0, 3];
     expect(texts.map((t) => meta(t).words)).to.deep.equal(expected);
   });

@@ -21,8 +21,16 @@ describe('stats', () => {
       words: [...metas.values()].reduce((n, m) => n + m.words, 0),
       links: 7,
       unresolved_links: 2,
-      tags: [{ tag: 'project', count: 3 }, { tag: 'idea', count: 2 }, { tag: 'secret', count: 1 }],
-      folders: [{ folder: '', pages: 1 }, { folder: 'private', pages: 1 }, { folder: 'work', pages: 2 }],
+      tags: [
+        { tag: 'project', count: 3 },
+        { tag: 'idea', count: 2 },
+        { tag: 'secret', count: 1 },
+      ],
+      folders: [
+        { folder: '', pages: 1 },
+        { folder: 'private', pages: 1 },
+        { folder: 'work', pages: 2 },
+      ],
       commits: 7,
       disk_bytes: 1234,
     });
@@ -35,7 +43,10 @@ describe('stats', () => {
     // [[Secret]] reads as unresolved, exactly like [[Missing]]: nothing tells that a page answers it.
     expect(result).to.include({ pages: 3, links: 5, unresolved_links: 2 });
     expect(result).not.to.have.any.keys('commits', 'disk_bytes');
-    expect(result.tags).to.deep.equal([{ tag: 'project', count: 3 }, { tag: 'idea', count: 2 }]);
+    expect(result.tags).to.deep.equal([
+      { tag: 'project', count: 3 },
+      { tag: 'idea', count: 2 },
+    ]);
   });
 
   describe('from a real vault', () => {
@@ -46,16 +57,23 @@ describe('stats', () => {
       ctx = await tempVault({ 'a.md': 'one', 'b.md': 'two' });
       const gitCount = () => Number(gitIn(ctx.dir, 'rev-list', '--first-parent', '--count', 'HEAD').trim());
       const counter = new CommitCounter(ctx.vault);
-      expect(await counter.count()).to.equal(gitCount()).and.to.equal(3);
+      expect(await counter.count())
+        .to.equal(gitCount())
+        .and.to.equal(3);
       await ctx.pages.write(testAuthor, { path: 'c.md', content: 'three' });
       await ctx.pages.delete(testAuthor, { path: 'a.md' });
-      expect(await counter.count()).to.equal(gitCount()).and.to.equal(5);
+      expect(await counter.count())
+        .to.equal(gitCount())
+        .and.to.equal(5);
     });
 
     it('measures every file in the vault folder, .git included', async () => {
       ctx = await tempVault({ 'a.md': 'x'.repeat(5000) });
       const find = execFileSync('find', [ctx.dir, '-type', 'f', '-printf', '%s\\n'], { encoding: 'utf8' });
-      const expected = find.trim().split('\n').reduce((n, line) => n + Number(line), 0);
+      const expected = find
+        .trim()
+        .split('\n')
+        .reduce((n, line) => n + Number(line), 0);
       const measured = await diskBytes(ctx.dir);
       expect(measured).to.equal(expected).and.to.be.above(5000);
     });

@@ -30,11 +30,20 @@ describe('front-matter', () => {
   });
 
   it('uses the YAML 1.2 core schema: dates, yes/no and octal-looking strings stay what YAML 1.2 says', () => {
-    expect(read('date: 2024-01-02\nok: yes\nn: 010\nb: true\nx: ~\nf: 1.5\n').data).to.deep.equal({ date: '2024-01-02', ok: 'yes', n: 10, b: true, x: null, f: 1.5 });
+    expect(read('date: 2024-01-02\nok: yes\nn: 010\nb: true\nx: ~\nf: 1.5\n').data).to.deep.equal({
+      date: '2024-01-02',
+      ok: 'yes',
+      n: 10,
+      b: true,
+      x: null,
+      f: 1.5,
+    });
   });
 
   it('refuses tags it does not know (js ones, YAML 1.1 ones), a circular alias, list keys and duplicate keys', () => {
-    expect(read('f: !!js/function "function () { return 1 }"\n').error).to.match(/^front-matter is not valid YAML: Unresolved tag: tag:yaml\.org,2002:js\/function \(line 2\)$/);
+    expect(read('f: !!js/function "function () { return 1 }"\n').error).to.match(
+      /^front-matter is not valid YAML: Unresolved tag: tag:yaml\.org,2002:js\/function \(line 2\)$/,
+    );
     expect(read('a: 1\nf: !foo bar\n').error).to.match(/Unresolved tag: !foo \(line 3\)/);
     // YAML 1.1 types that would come back as a Buffer, a Date, a Set or a Map, not JSON.
     for (const tagged of ['!!binary aGk=', '!!timestamp 2024-01-02', '!!set {x}', '!!omap [{x: 1}]']) {
@@ -48,18 +57,27 @@ describe('front-matter', () => {
 
   it('refuses an alias bomb, deep nesting, a block over the cap and several documents', () => {
     let bomb = 'a0: &a0 ["lol"]\n';
-    for (let i = 1; i <= 9; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i <= 9; i++)
+      bomb += `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     expect(read(bomb).error).to.equal('front-matter is not valid YAML: Excessive alias count indicates a resource exhaustion attack');
     expect(read(`a: ${'['.repeat(40)}${']'.repeat(40)}\n`).error).to.equal('front-matter is nested deeper than 32 levels');
     expect(read(`a: ${'['.repeat(5_000)}\n`).error).to.equal('front-matter is nested deeper than 32 levels');
-    expect(read(`a: "${'x'.repeat(MAX_FRONTMATTER_BYTES)}"\n`).error).to.equal(`front-matter is larger than ${MAX_FRONTMATTER_BYTES} bytes and is not read`);
+    expect(read(`a: "${'x'.repeat(MAX_FRONTMATTER_BYTES)}"\n`).error).to.equal(
+      `front-matter is larger than ${MAX_FRONTMATTER_BYTES} bytes and is not read`,
+    );
     expect(read(`a: "${'é'.repeat(MAX_FRONTMATTER_BYTES / 2)}"\n`).error).to.match(/larger than/);
     expect(read('a: 1\n...\nb: 2\n').error).to.match(/^front-matter (holds more than one YAML document|is not valid YAML)/);
   });
 
   it('refuses aliases that expand past the data size limit even under the alias count', () => {
-    const big = `big: &b [${Array(40).fill(`"${'x'.repeat(150)}"`).join(', ')}]\n`;
-    expect(read(`${big}copies: [${Array(60).fill('*b').join(', ')}]\n`).error).to.match(/^front-matter expands to more than \d+ characters/);
+    const big = `big: &b [${Array(40)
+      .fill(`"${'x'.repeat(150)}"`)
+      .join(', ')}]\n`;
+    expect(read(`${big}copies: [${Array(60).fill('*b').join(', ')}]\n`).error).to.match(
+      /^front-matter expands to more than \d+ characters/,
+    );
   });
 
   it('is a mapping: a list or a single value at the top is an error, an empty block is {}', () => {

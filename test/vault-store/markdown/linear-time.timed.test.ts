@@ -40,7 +40,10 @@ const HOSTILE_PAGES: Record<string, string> = {
 /** A billion-laughs block: nine levels of lists of aliases to the level below. */
 function aliasBomb(): string {
   let yaml = 'a0: &a0 ["lol"]\n';
-  for (let i = 1; i <= 9; i++) yaml += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]\n`;
+  for (let i = 1; i <= 9; i++)
+    yaml += `a${i}: &a${i} [${Array(9)
+      .fill(`*a${i - 1}`)
+      .join(', ')}]\n`;
   return `---\n${yaml}---\n`;
 }
 
@@ -53,7 +56,7 @@ const HOSTILE_BLOCKS: Record<string, string> = {
   'unclosed quotes': 'a: "\n',
   'keys nested one space deeper': 'a:\n ',
   'unknown tags': 'a: !foo x\n',
-  'anchors': '&a ',
+  anchors: '&a ',
 };
 
 /**
@@ -83,10 +86,16 @@ describe('markdown scanning is linear on 1 MiB hostile pages', function () {
 
   for (const [name, page] of Object.entries(HOSTILE_PAGES)) {
     it(`scans "${name}", and parses it under an alias bomb, in 100 ms or less each`, () => {
-      expect(bestMs(() => scanMarkdown(page)), 'scan').to.be.at.most(100);
+      expect(
+        bestMs(() => scanMarkdown(page)),
+        'scan',
+      ).to.be.at.most(100);
       const withBomb = aliasBomb() + page;
       expect(parsePage('p.md', withBomb).frontmatterError).to.match(/alias/);
-      expect(bestMs(() => parsePage('p.md', withBomb)), 'parse').to.be.at.most(100);
+      expect(
+        bestMs(() => parsePage('p.md', withBomb)),
+        'parse',
+      ).to.be.at.most(100);
     });
   }
 

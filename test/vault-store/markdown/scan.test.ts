@@ -8,7 +8,10 @@ const tags = (text: string) => scanMarkdown(text).tags.map((t) => t.name);
 describe('markdown scanner rules', () => {
   it('opens a fence with up to 3 spaces, not 4, and closes it only with a run of the same character at least as long', () => {
     const text = '    ```\n# after indented\n````\n```\n~~~~\n# hidden\n````  \n# shown\n   ~~~ js\n# hidden too';
-    expect(headings(text)).to.deep.equal([[1, 'after indented', 2], [1, 'shown', 8]]);
+    expect(headings(text)).to.deep.equal([
+      [1, 'after indented', 2],
+      [1, 'shown', 8],
+    ]);
     expect(scanMarkdown(text).fences.map((f) => [f.line, text.slice(f.start, f.end)])).to.deep.equal([
       [3, '````\n```\n~~~~\n# hidden\n````  '],
       [9, '   ~~~ js\n# hidden too'],
@@ -23,7 +26,12 @@ describe('markdown scanner rules', () => {
   it('reads ATX headings the CommonMark way: a closing run only after a space', () => {
     const text = '# C#\n## Two ##\n#tag\n####### seven\n    # indented\n   ### three ###   \n##\n# #\n#\tTab\n#5 not';
     expect(headings(text)).to.deep.equal([
-      [1, 'C#', 1], [2, 'Two', 2], [3, 'three', 6], [2, '', 7], [1, '', 8], [1, 'Tab', 9],
+      [1, 'C#', 1],
+      [2, 'Two', 2],
+      [3, 'three', 6],
+      [2, '', 7],
+      [1, '', 8],
+      [1, 'Tab', 9],
     ]);
   });
 

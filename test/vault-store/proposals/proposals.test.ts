@@ -4,7 +4,11 @@ import { isQuireError, type QuireError } from '../../../vault-store/errors.js';
 import { Vault } from '../../../vault-store/vault.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
-const agent = { name: 'scout (agent, key:scout)', email: 'dana@quire.invalid', trailers: { 'Quire-Actor': 'key:scout', 'Quire-Agent': 'scout' } };
+const agent = {
+  name: 'scout (agent, key:scout)',
+  email: 'dana@quire.invalid',
+  trailers: { 'Quire-Actor': 'key:scout', 'Quire-Agent': 'scout' },
+};
 const owner = { name: 'laptop (key)', email: 'dana@quire.invalid', trailers: { 'Quire-Actor': 'key:laptop' } };
 
 async function rejection(promise: Promise<unknown>): Promise<QuireError> {
@@ -30,7 +34,11 @@ describe('Proposals', () => {
 
   it('keeps a proposal on its own ref, outside main and the working tree, across a reopen', async () => {
     const head = v.vault.head;
-    const p = await proposals.create(agent, { title: 'New idea', rationale: 'because', changes: [{ path: 'ideas/new.md', content: '# New\n' }] });
+    const p = await proposals.create(agent, {
+      title: 'New idea',
+      rationale: 'because',
+      changes: [{ path: 'ideas/new.md', content: '# New\n' }],
+    });
     expect(p.status).to.equal('pending');
     expect(p.changes).to.deep.equal([{ path: 'ideas/new.md', hash: p.changes[0].hash, base_hash: null }]);
     expect(v.vault.head).to.equal(head);
@@ -47,24 +55,37 @@ describe('Proposals', () => {
   it('applies every change in one commit on main that names the proposal and its agent', async () => {
     const a = await v.pages.read('notes/a.md');
     const p = await proposals.create(agent, {
-      title: 'Tidy', rationale: 'r',
-      changes: [{ path: 'notes/a.md', content: 'rewritten\n', base_hash: a.hash }, { path: 'notes/b.md', delete: true }, { path: 'notes/c.md', content: 'sea\n' }],
+      title: 'Tidy',
+      rationale: 'r',
+      changes: [
+        { path: 'notes/a.md', content: 'rewritten\n', base_hash: a.hash },
+        { path: 'notes/b.md', delete: true },
+        { path: 'notes/c.md', content: 'sea\n' },
+      ],
     });
     const before = v.vault.head;
     const approved = await proposals.approve(owner, p.id);
     expect(approved.status).to.equal('approved');
     expect(approved.decided_by).to.deep.include({ actor: 'key:laptop' });
     expect(gitIn(v.dir, 'rev-list', `${before}..HEAD`).trim().split('\n')).to.have.length(1);
-    expect(gitIn(v.dir, 'show', '--name-status', '--format=%B', 'HEAD')).to.include(`Quire-Proposal: ${p.id}`).and.include('Quire-Proposed-By: scout')
-      .and.match(/M\tnotes\/a\.md/).and.match(/D\tnotes\/b\.md/).and.match(/A\tnotes\/c\.md/);
+    expect(gitIn(v.dir, 'show', '--name-status', '--format=%B', 'HEAD'))
+      .to.include(`Quire-Proposal: ${p.id}`)
+      .and.include('Quire-Proposed-By: scout')
+      .and.match(/M\tnotes\/a\.md/)
+      .and.match(/D\tnotes\/b\.md/)
+      .and.match(/A\tnotes\/c\.md/);
     expect((await proposals.get(p.id)).status).to.equal('approved');
     expect((await rejection(proposals.reject(owner, p.id))).code).to.equal('CONFLICT');
   });
 
   it('refuses approval when a page moved under an overlapping edit, applying nothing', async () => {
     const p = await proposals.create(agent, {
-      title: 't', rationale: 'r',
-      changes: [{ path: 'notes/a.md', content: text(20).replace('line 5\n', 'LINE FIVE\n') }, { path: 'notes/d.md', content: 'new\n' }],
+      title: 't',
+      rationale: 'r',
+      changes: [
+        { path: 'notes/a.md', content: text(20).replace('line 5\n', 'LINE FIVE\n') },
+        { path: 'notes/d.md', content: 'new\n' },
+      ],
     });
     const moved = await v.pages.write(testAuthor, { path: 'notes/a.md', content: text(20).replace('line 5\n', 'line five\n') });
     const head = v.vault.head;
@@ -79,31 +100,90 @@ describe('Proposals', () => {
   });
 
   it('merges a proposal with an edit made since when the two do not overlap', async () => {
-    const p = await proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'notes/a.md', content: text(20).replace('line 2\n', 'line two\n') }] });
+    const p = await proposals.create(agent, {
+      title: 't',
+      rationale: 'r',
+      changes: [{ path: 'notes/a.md', content: text(20).replace('line 2\n', 'line two\n') }],
+    });
     await v.pages.write(testAuthor, { path: 'notes/a.md', content: text(20).replace('line 18\n', 'line eighteen\n') });
     expect((await proposals.get(p.id)).applies).to.equal('merge');
     await proposals.approve(owner, p.id);
-    expect((await v.pages.read('notes/a.md')).content).to.equal(text(20).replace('line 2\n', 'line two\n').replace('line 18\n', 'line eighteen\n'));
+    expect((await v.pages.read('notes/a.md')).content).to.equal(
+      text(20).replace('line 2\n', 'line two\n').replace('line 18\n', 'line eighteen\n'),
+    );
   });
 
   it('shows a unified diff against the current page, as diff -u does', async () => {
     const proposed = text(20).replace('line 3\n', 'three\n').replace('line 15\n', '') + 'line 21\n';
-    const p = await proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'notes/a.md', content: proposed }, { path: 'notes/b.md', delete: true }] });
+    const p = await proposals.create(agent, {
+      title: 't',
+      rationale: 'r',
+      changes: [
+        { path: 'notes/a.md', content: proposed },
+        { path: 'notes/b.md', delete: true },
+      ],
+    });
     const detail = await proposals.get(p.id);
     expect(detail.applies).to.equal('clean');
-    expect(detail.diffs[0].diff).to.equal([
-      '--- a/notes/a.md', '+++ b/notes/a.md',
-      '@@ -1,6 +1,6 @@', ' line 1', ' line 2', '-line 3', '+three', ' line 4', ' line 5', ' line 6',
-      '@@ -12,9 +12,9 @@', ' line 12', ' line 13', ' line 14', '-line 15', ' line 16', ' line 17', ' line 18', ' line 19', ' line 20', '+line 21', '',
-    ].join('\n'));
-    expect(detail.diffs[1]).to.deep.include({ path: 'notes/b.md', delete: true, diff: '--- a/notes/b.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n' });
+    expect(detail.diffs[0].diff).to.equal(
+      [
+        '--- a/notes/a.md',
+        '+++ b/notes/a.md',
+        '@@ -1,6 +1,6 @@',
+        ' line 1',
+        ' line 2',
+        '-line 3',
+        '+three',
+        ' line 4',
+        ' line 5',
+        ' line 6',
+        '@@ -12,9 +12,9 @@',
+        ' line 12',
+        ' line 13',
+        ' line 14',
+        '-line 15',
+        ' line 16',
+        ' line 17',
+        ' line 18',
+        ' line 19',
+        ' line 20',
+        '+line 21',
+        '',
+      ].join('\n'),
+    );
+    expect(detail.diffs[1]).to.deep.include({
+      path: 'notes/b.md',
+      delete: true,
+      diff: '--- a/notes/b.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n',
+    });
   });
 
   it('refuses a stale base_hash, a duplicate path and deleting a missing page at creation', async () => {
     const stale = 'f'.repeat(40);
-    expect((await rejection(proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'notes/a.md', content: 'x', base_hash: stale }] }))).code).to.equal('CONFLICT');
-    expect((await rejection(proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'x.md', content: 'x' }, { path: 'x.md', content: 'y' }] }))).code).to.equal('INVALID_REQUEST');
-    expect((await rejection(proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'nope.md', delete: true }] }))).code).to.equal('NOT_FOUND');
+    expect(
+      (
+        await rejection(
+          proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'notes/a.md', content: 'x', base_hash: stale }] }),
+        )
+      ).code,
+    ).to.equal('CONFLICT');
+    expect(
+      (
+        await rejection(
+          proposals.create(agent, {
+            title: 't',
+            rationale: 'r',
+            changes: [
+              { path: 'x.md', content: 'x' },
+              { path: 'x.md', content: 'y' },
+            ],
+          }),
+        )
+      ).code,
+    ).to.equal('INVALID_REQUEST');
+    expect(
+      (await rejection(proposals.create(agent, { title: 't', rationale: 'r', changes: [{ path: 'nope.md', delete: true }] }))).code,
+    ).to.equal('NOT_FOUND');
     expect(await proposals.list()).to.deep.equal([]);
   });
 

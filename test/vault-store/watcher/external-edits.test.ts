@@ -29,8 +29,15 @@ describe('commitExternalEdits', () => {
 
     const event = await commitExternalEdits(t.vault);
 
-    expect(event!.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal(['modify a.md', 'add img/pic.png', 'add new/d.md', 'delete notes/b.md']);
-    expect(gitIn(t.dir, 'log', '-1', '--format=%an <%ae>%n%B')).to.equal('external <external@quire.invalid>\nExternal edits to 4 files\n\nQuire-Actor: external\n\n');
+    expect(event!.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal([
+      'modify a.md',
+      'add img/pic.png',
+      'add new/d.md',
+      'delete notes/b.md',
+    ]);
+    expect(gitIn(t.dir, 'log', '-1', '--format=%an <%ae>%n%B')).to.equal(
+      'external <external@quire.invalid>\nExternal edits to 4 files\n\nQuire-Actor: external\n\n',
+    );
     expect(gitIn(t.dir, 'show', 'HEAD:a.md')).to.equal('# A edited\n');
     expect(t.vault.manifest.get('notes/b.md')).to.equal(undefined);
     expect(await commitExternalEdits(t.vault), 'a second scan finds nothing').to.equal(undefined);
@@ -81,7 +88,12 @@ describe('commitExternalEdits', () => {
 
     expect(event!.changes.map((c) => c.path)).to.deep.equal(['good.md']);
     expect(skipped.sort()).to.deep.equal(['bad\\name.md', 'cafe\u0301.md', 'tab\there.png']);
-    expect(gitIn(t.dir, 'ls-tree', '-r', '-z', '--name-only', 'HEAD').split('\0').filter(Boolean)).to.deep.equal(['a.md', 'good.md', 'notes/b.md', 'notes/c.md']);
+    expect(gitIn(t.dir, 'ls-tree', '-r', '-z', '--name-only', 'HEAD').split('\0').filter(Boolean)).to.deep.equal([
+      'a.md',
+      'good.md',
+      'notes/b.md',
+      'notes/c.md',
+    ]);
   });
 
   it('makes the start-up scan recover files written before a crash moved the ref', async () => {
@@ -139,7 +151,9 @@ describe('Vault.mutate with an edit the watcher has not committed yet', () => {
   it('keeps the edit in history when a writer inside exclusive overwrites the path', async () => {
     writeFileSync(join(t.dir, 'a.md'), '# A edited in Obsidian\n');
 
-    await t.vault.exclusive(() => t.vault.commitChanges(testAuthor, 'Overwrite a.md', [{ path: 'a.md', content: Buffer.from('# A replaced\n') }]));
+    await t.vault.exclusive(() =>
+      t.vault.commitChanges(testAuthor, 'Overwrite a.md', [{ path: 'a.md', content: Buffer.from('# A replaced\n') }]),
+    );
 
     expect(historyOf(t.dir).slice(0, 2)).to.deep.equal(['key:test|Overwrite a.md', 'external|External edit of a.md']);
     expect(gitIn(t.dir, 'show', 'HEAD~1:a.md')).to.equal('# A edited in Obsidian\n');

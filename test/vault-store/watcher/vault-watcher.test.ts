@@ -19,7 +19,9 @@ describe('VaultWatcher', () => {
   beforeEach(async () => {
     t = await tempVault({ 'a.md': '# A\n', 'notes/b.md': '# B\n' });
     events = [];
-    t.vault.onCommit((event) => { events.push(event); });
+    t.vault.onCommit((event) => {
+      events.push(event);
+    });
   });
   afterEach(async () => {
     await watcher?.close();

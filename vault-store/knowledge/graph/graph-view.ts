@@ -79,6 +79,9 @@ export function graphView(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph
 export function backlinksView(metas: ReadonlyMap<string, PageMeta>, graph: LinkGraph, path: string, visible?: Visible): BacklinksView {
   const shown = shownIn(metas, visible);
   if (!shown(path)) throw notFound(path);
-  const backlinks = graph.backlinks(path).filter(shown).map((source) => ({ path: source, title: metas.get(source)!.title }));
+  const backlinks = graph
+    .backlinks(path)
+    .filter(shown)
+    .map((source) => ({ path: source, title: metas.get(source)!.title }));
   return { path, backlinks };
 }

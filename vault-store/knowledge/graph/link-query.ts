@@ -12,7 +12,8 @@ export type LinkQuery =
   | { by: 'path'; key: string; path: string };
 
 // Wiki links to these are embeds of attachments, not pages; the graph holds pages only.
-const ATTACHMENT = /\.(?:png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|pdf|mp3|wav|ogg|m4a|flac|aac|webm|mp4|mov|mkv|ogv|avi|canvas|base|excalidraw|zip|csv|json|txt|html?)$/i;
+const ATTACHMENT =
+  /\.(?:png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|pdf|mp3|wav|ogg|m4a|flac|aac|webm|mp4|mov|mkv|ogv|avi|canvas|base|excalidraw|zip|csv|json|txt|html?)$/i;
 // Markdown links name files exactly, so any extension but .md means "not a page".
 const EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
 

@@ -67,11 +67,14 @@ export class NameIndex {
       return named.find((p) => nameKey(p) === lower) ?? null;
     }
     const wanted = query.suffix ?? query.key;
-    const matches = query.suffix === undefined ? named : named.filter((p) => {
-      const bare = pathWithoutExtension(p);
-      return bare === wanted || bare.endsWith(`/${wanted}`);
-    });
-    if (matches.length === 0) return query.suffix === undefined ? this.byAlias.get(query.key)?.[0] ?? null : null;
+    const matches =
+      query.suffix === undefined
+        ? named
+        : named.filter((p) => {
+            const bare = pathWithoutExtension(p);
+            return bare === wanted || bare.endsWith(`/${wanted}`);
+          });
+    if (matches.length === 0) return query.suffix === undefined ? (this.byAlias.get(query.key)?.[0] ?? null) : null;
     // An exact path is the shortest match, so it is first when present.
     if (matches.length === 1 || pathWithoutExtension(matches[0]) === wanted) return matches[0];
     const folder = source.slice(0, source.lastIndexOf('/') + 1);

@@ -15,9 +15,18 @@ export const emptyPages: LintCheck = ({ pages }) =>
 export const invalidFrontmatter: LintCheck = ({ pages }) =>
   pages
     .filter((page) => page.frontmatterError !== undefined)
-    .map((page) => ({ rule: 'invalid-frontmatter' as const, path: page.path, line: 1, message: `Frontmatter does not parse: ${page.frontmatterError}` }));
+    .map((page) => ({
+      rule: 'invalid-frontmatter' as const,
+      path: page.path,
+      line: 1,
+      message: `Frontmatter does not parse: ${page.frontmatterError}`,
+    }));
 
 export const oversizePages: LintCheck = ({ pages, maxPageBytes }) =>
   pages
     .filter((page) => page.size > maxPageBytes)
-    .map((page) => ({ rule: 'oversize-page' as const, path: page.path, message: `Page is ${page.size} bytes, over the limit of ${maxPageBytes}` }));
+    .map((page) => ({
+      rule: 'oversize-page' as const,
+      path: page.path,
+      message: `Page is ${page.size} bytes, over the limit of ${maxPageBytes}`,
+    }));

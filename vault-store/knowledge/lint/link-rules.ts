@@ -5,14 +5,17 @@ import type { LintCheck } from './finding.js';
  * page is broken for that caller, or its absence here would reveal that the page exists.
  */
 export const brokenLinks: LintCheck = ({ pages, graph, shown }) =>
-  pages.flatMap((page) => graph.links(page.path)
-    .filter((link) => link.resolved === null || !shown(link.resolved))
-    .map((link) => ({
-      rule: 'broken-link' as const,
-      path: page.path,
-      line: link.line,
-      message: link.kind === 'wiki' ? `[[${link.target}]] matches no page` : `Link to ${link.target} matches no page`,
-    })));
+  pages.flatMap((page) =>
+    graph
+      .links(page.path)
+      .filter((link) => link.resolved === null || !shown(link.resolved))
+      .map((link) => ({
+        rule: 'broken-link' as const,
+        path: page.path,
+        line: link.line,
+        message: link.kind === 'wiki' ? `[[${link.target}]] matches no page` : `Link to ${link.target} matches no page`,
+      })),
+  );
 
 /**
  * Pages that are entry points by convention are never orphans: `capture/` (the inbox, whose
@@ -27,7 +30,5 @@ export function exemptFromOrphan(path: string): boolean {
 /** Pages with no link in or out, counting only pages the caller can see. */
 export const orphanPages: LintCheck = ({ pages, graph, shown }) =>
   pages
-    .filter((page) => !exemptFromOrphan(page.path)
-      && graph.inDegree(page.path, shown) === 0
-      && graph.outDegree(page.path, shown) === 0)
+    .filter((page) => !exemptFromOrphan(page.path) && graph.inDegree(page.path, shown) === 0 && graph.outDegree(page.path, shown) === 0)
     .map((page) => ({ rule: 'orphan-page' as const, path: page.path, message: 'No page links here and this page links to no page' }));

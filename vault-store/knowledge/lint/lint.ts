@@ -20,14 +20,25 @@ export interface LintReport {
   counts: Record<LintRule, number>;
 }
 
-const CHECKS: LintCheck[] = [brokenLinks, orphanPages, emptyPages, duplicateTitles, invalidFrontmatter, caseCollisions, unportableNames, oversizePages];
+const CHECKS: LintCheck[] = [
+  brokenLinks,
+  orphanPages,
+  emptyPages,
+  duplicateTitles,
+  invalidFrontmatter,
+  caseCollisions,
+  unportableNames,
+  oversizePages,
+];
 
 function compare(a: LintFinding, b: LintFinding): number {
   const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return byText(a.path, b.path)
-    || (a.line ?? 0) - (b.line ?? 0)
-    || LINT_RULES.indexOf(a.rule) - LINT_RULES.indexOf(b.rule)
-    || byText(a.message, b.message);
+  return (
+    byText(a.path, b.path) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    LINT_RULES.indexOf(a.rule) - LINT_RULES.indexOf(b.rule) ||
+    byText(a.message, b.message)
+  );
 }
 
 /** Runs every rule; findings are sorted by path, line, rule order, then message. */

@@ -11,7 +11,8 @@ function clashes(pages: PageMeta[], keyOf: (page: PageMeta) => string): [PageMet
     if (group) group.push(page);
     else groups.set(key, [page]);
   }
-  return [...groups.values()].filter((g) => g.length > 1)
+  return [...groups.values()]
+    .filter((g) => g.length > 1)
     .flatMap((group) => group.map((page): [PageMeta, string[]] => [page, group.filter((p) => p !== page).map((p) => p.path)]));
 }
 
@@ -31,8 +32,9 @@ export const duplicateTitles: LintCheck = ({ pages }) =>
  * it can create them, and they break checkouts on case-insensitive file systems.
  */
 export const caseCollisions: LintCheck = ({ pages }) =>
-  clashes(pages, (page) => page.path.toLowerCase())
-    .map(([page, others]) => finding('case-collision', page, `Path differs only in case from ${others.join(', ')}`));
+  clashes(pages, (page) => page.path.toLowerCase()).map(([page, others]) =>
+    finding('case-collision', page, `Path differs only in case from ${others.join(', ')}`),
+  );
 
 /**
  * Names the API refuses to create because Windows cannot check them out (CON.md, a:b.md);

@@ -44,7 +44,8 @@ export class BodyStore {
     const offsets = new Uint32Array(count + 1);
     for (let id = 0; id < count; id++) {
       const fresh = this.changed.get(id);
-      const stored = old && id + 1 < this.file!.offsets.length ? old.subarray(this.file!.offsets[id], this.file!.offsets[id + 1]) : Buffer.alloc(0);
+      const stored =
+        old && id + 1 < this.file!.offsets.length ? old.subarray(this.file!.offsets[id], this.file!.offsets[id + 1]) : Buffer.alloc(0);
       const part = fresh !== undefined ? Buffer.from(fresh, 'utf8') : stored;
       parts.push(part);
       offsets[id + 1] = offsets[id] + part.byteLength;
@@ -68,7 +69,7 @@ export class BodyStore {
   private read(from: number, length: number): Buffer {
     const { handle, start } = this.file!;
     const buffer = Buffer.allocUnsafe(length);
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const n = readSync(handle.fd, buffer, done, length - done, start + from + done);
       if (n === 0) throw new Error('index file is shorter than its header says');
       done += n;

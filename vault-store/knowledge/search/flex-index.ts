@@ -55,10 +55,13 @@ interface FlexInternals {
  */
 function internals(doc: Document<FieldDoc>): FlexInternals {
   const inner = doc as unknown as FlexInternals;
-  const shaped = inner.reg instanceof Map && inner.index instanceof Map && FIELDS.every((field) => {
-    const index = inner.index.get(field);
-    return index && index.map instanceof Map && index.resolution === SLOTS && !index.depth;
-  });
+  const shaped =
+    inner.reg instanceof Map &&
+    inner.index instanceof Map &&
+    FIELDS.every((field) => {
+      const index = inner.index.get(field);
+      return index && index.map instanceof Map && index.resolution === SLOTS && !index.depth;
+    });
   if (!shaped) throw new Error('FlexSearch internals are not shaped as Quire expects (FlexSearch 0.8.212)');
   return inner;
 }

@@ -7,7 +7,11 @@ export function maxEdits(term: string): number {
   return term.length <= 4 ? 1 : 2;
 }
 
-export function closeTerms(term: string, vocabulary: readonly string[], accept: (candidate: string) => boolean): { term: string; distance: number }[] {
+export function closeTerms(
+  term: string,
+  vocabulary: readonly string[],
+  accept: (candidate: string) => boolean,
+): { term: string; distance: number }[] {
   const limit = maxEdits(term);
   const out: { term: string; distance: number }[] = [];
   for (const candidate of vocabulary) {

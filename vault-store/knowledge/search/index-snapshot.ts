@@ -55,7 +55,11 @@ export function restoreIndex(sections: Sections, handle: FileHandle, positions: 
   const docs = rows.map((row, id): IndexedDoc | undefined => {
     if (!row) return undefined;
     const [path, title, hash, tags, lens] = row;
-    const terms: DocTerms = { ids: ids.subarray(offsets[id], offsets[id + 1]), tf: tf.subarray(offsets[id] * FIELD_COUNT, offsets[id + 1] * FIELD_COUNT), lens };
+    const terms: DocTerms = {
+      ids: ids.subarray(offsets[id], offsets[id + 1]),
+      tf: tf.subarray(offsets[id] * FIELD_COUNT, offsets[id + 1] * FIELD_COUNT),
+      lens,
+    };
     stats.restore(terms);
     return { id, path, title, hash, tags, terms };
   });
@@ -72,7 +76,8 @@ export function restoreIndex(sections: Sections, handle: FileHandle, positions: 
 
 function bodyFile(handle: FileHandle, sections: Sections, positions: Positions) {
   const offsets = typed(Uint32Array, sections[BODY_OFFSETS]);
-  if (positions[BODIES] === undefined || offsets[offsets.length - 1] !== sections[BODIES].byteLength) throw new Error('inconsistent bodies');
+  if (positions[BODIES] === undefined || offsets[offsets.length - 1] !== sections[BODIES].byteLength)
+    throw new Error('inconsistent bodies');
   return { handle, start: positions[BODIES], offsets };
 }
 
@@ -81,7 +86,10 @@ function bytes(view: ArrayBufferView): Uint8Array {
 }
 
 /** Copies into a fresh, aligned buffer: sections sit at arbitrary offsets in the file. */
-function typed<T extends Uint32Array | Uint8Array>(Kind: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, section: Uint8Array | undefined): T {
+function typed<T extends Uint32Array | Uint8Array>(
+  Kind: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  section: Uint8Array | undefined,
+): T {
   if (!section || section.byteLength % Kind.BYTES_PER_ELEMENT) throw new Error('bad term table');
   const copy = new Uint8Array(section.byteLength);
   copy.set(section);

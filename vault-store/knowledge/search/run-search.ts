@@ -85,7 +85,13 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
     if (results.length >= limit) break;
     if (options.visible && !options.visible(doc.path)) continue;
     if (phrases.length && !phrases.every((p) => hasPhrase(index, doc, p.terms))) continue;
-    results.push({ path: doc.path, title: doc.title, hash: doc.hash, score: Math.round(score * 1000) / 1000, snippet: snippet(index.body(doc), matched) });
+    results.push({
+      path: doc.path,
+      title: doc.title,
+      hash: doc.hash,
+      score: Math.round(score * 1000) / 1000,
+      snippet: snippet(index.body(doc), matched),
+    });
   }
   return suggestion === undefined ? { results } : { results, suggestion };
 }
@@ -94,7 +100,12 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
  * Each query term's alternatives: itself, completions and typo fixes, all among the terms
  * of pages `visible` accepts (see SearchIndex.knows).
  */
-function resolveSlots(index: IndexedDocs, clauses: Clause[], query: string, visible?: (path: string) => boolean): { slots: Slot[]; suggestion?: string } {
+function resolveSlots(
+  index: IndexedDocs,
+  clauses: Clause[],
+  query: string,
+  visible?: (path: string) => boolean,
+): { slots: Slot[]; suggestion?: string } {
   const { stats } = index;
   const known = (t: string) => index.knows(t, visible);
   const slots: Slot[] = [];
@@ -131,7 +142,8 @@ function candidates(index: IndexedDocs, slots: Slot[]): Set<number> {
   // Pages holding all the (common) terms may lie beyond each single term's cut.
   const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.term).filter((t) => t !== undefined);
   // A term no page holds any more (the vocabulary only grows) means no page holds them all.
-  if (exact.length > 1 && exact.every((t) => index.stats.docFreq(t) > 0)) for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
+  if (exact.length > 1 && exact.every((t) => index.stats.docFreq(t) > 0))
+    for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
   return out;
 }
 

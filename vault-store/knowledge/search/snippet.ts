@@ -16,7 +16,10 @@ export const SNIPPET_LENGTH = 180;
  * word wrapped in `**…**` (markdown bold, so it renders where the body renders).
  */
 export function snippet(body: string, matches: ReadonlySet<string>): string {
-  const text = body.replace(/^\s*#[^\n]*\n/, '').replace(SPACING, ' ').trim();
+  const text = body
+    .replace(/^\s*#[^\n]*\n/, '')
+    .replace(SPACING, ' ')
+    .trim();
   const spans = matchSpans(text, matches);
   const start = spans.length ? bestWindow(spans.map((s) => s.start)) : 0;
   let from = Math.max(0, start - 40);

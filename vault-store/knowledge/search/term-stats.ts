@@ -124,7 +124,10 @@ export class TermStats {
     const { terms } = this.vocabulary;
     const distinct = {} as PageTerms;
     FIELDS.forEach((field, g) => {
-      distinct[field] = { terms: seen[g].map((id) => terms[id]), counts: seen[g].map((id) => this.counts[this.rows[id] * FIELD_COUNT + g]) };
+      distinct[field] = {
+        terms: seen[g].map((id) => terms[id]),
+        counts: seen[g].map((id) => this.counts[this.rows[id] * FIELD_COUNT + g]),
+      };
     });
     return { terms: doc, distinct };
   }

@@ -38,7 +38,10 @@ describe('LinkGraph kept by commit events of a real vault', () => {
 
     // Rename people/Ann.md → team/Ann.md in one commit: links by name follow, the path link breaks.
     const ann = (await vault.readFile('people/Ann.md'))!.content;
-    await vault.mutate(testAuthor, 'Move Ann', () => [{ path: 'people/Ann.md', content: null }, { path: 'team/Ann.md', content: ann }]);
+    await vault.mutate(testAuthor, 'Move Ann', () => [
+      { path: 'people/Ann.md', content: null },
+      { path: 'team/Ann.md', content: ann },
+    ]);
     expect(graph.backlinks('team/Ann.md')).to.deep.equal(['notes/Log.md', 'work/Project.md']);
     expect(graph.unresolved()).to.deep.equal([{ source: 'index.md', target: 'people/Ann' }]);
 

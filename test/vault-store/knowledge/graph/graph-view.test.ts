@@ -22,7 +22,10 @@ describe('graphView and backlinksView', () => {
     expect(view.nodes[0]).to.deep.equal({ path: 'a.md', title: 'Page A', tags: ['alpha'], in: 2, out: 1 });
     expect(view.edges).to.deep.include({ source: 'e.md', target: 'b.md', kind: 'markdown' });
     expect(view.edges).to.have.length(8);
-    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'private/Secret.md', target: 'Hidden Missing' }]);
+    expect(view.unresolved).to.deep.equal([
+      { source: 'b.md', target: 'Nowhere' },
+      { source: 'private/Secret.md', target: 'Hidden Missing' },
+    ]);
   });
 
   it('returns the neighbourhood of a page within depth, following links both ways', () => {
@@ -32,16 +35,30 @@ describe('graphView and backlinksView', () => {
     expect(at()).to.deep.equal(['b.md', 'c.md', 'd.md']);
     expect(at(2)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
     const view = graphView(metas, graph, { path: 'c.md', visible: notPrivate });
-    expect(view.edges).to.deep.equal([{ source: 'b.md', target: 'c.md', kind: 'wiki' }, { source: 'c.md', target: 'd.md', kind: 'wiki' }]);
-    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'b.md', target: 'Secret' }]);
+    expect(view.edges).to.deep.equal([
+      { source: 'b.md', target: 'c.md', kind: 'wiki' },
+      { source: 'c.md', target: 'd.md', kind: 'wiki' },
+    ]);
+    expect(view.unresolved).to.deep.equal([
+      { source: 'b.md', target: 'Nowhere' },
+      { source: 'b.md', target: 'Secret' },
+    ]);
   });
 
   it('rejects a depth outside 0..5 and an unknown page', () => {
     const { metas, graph } = graphOf(pages);
-    expect(() => graphView(metas, graph, { path: 'a.md', depth: 6 })).to.throw().with.property('code', 'INVALID_REQUEST');
-    expect(() => graphView(metas, graph, { path: 'a.md', depth: 1.5 })).to.throw().with.property('code', 'INVALID_REQUEST');
-    expect(() => graphView(metas, graph, { path: 'zz.md' })).to.throw().with.property('code', 'NOT_FOUND');
-    expect(() => backlinksView(metas, graph, 'zz.md')).to.throw().with.property('code', 'NOT_FOUND');
+    expect(() => graphView(metas, graph, { path: 'a.md', depth: 6 }))
+      .to.throw()
+      .with.property('code', 'INVALID_REQUEST');
+    expect(() => graphView(metas, graph, { path: 'a.md', depth: 1.5 }))
+      .to.throw()
+      .with.property('code', 'INVALID_REQUEST');
+    expect(() => graphView(metas, graph, { path: 'zz.md' }))
+      .to.throw()
+      .with.property('code', 'NOT_FOUND');
+    expect(() => backlinksView(metas, graph, 'zz.md'))
+      .to.throw()
+      .with.property('code', 'NOT_FOUND');
   });
 
   it('hides invisible pages completely: no node, no edge end, no unresolved source, no name', () => {
@@ -53,7 +70,10 @@ describe('graphView and backlinksView', () => {
     expect(view.nodes.find((n) => n.path === 'a.md')).to.include({ in: 0, out: 1 });
     expect(view.nodes.find((n) => n.path === 'b.md')).to.include({ in: 2, out: 1 });
     // b.md's [[Secret]] reads exactly like its [[Nowhere]]: nothing tells that a hidden page answers it.
-    expect(view.unresolved).to.deep.equal([{ source: 'b.md', target: 'Nowhere' }, { source: 'b.md', target: 'Secret' }]);
+    expect(view.unresolved).to.deep.equal([
+      { source: 'b.md', target: 'Nowhere' },
+      { source: 'b.md', target: 'Secret' },
+    ]);
   });
 
   it('does not let a hidden page bridge a neighbourhood', () => {
@@ -61,17 +81,24 @@ describe('graphView and backlinksView', () => {
     expect(graphView(metas, graph, { path: 'a.md', depth: 1 }).nodes.map((n) => n.path)).to.include('private/bridge.md');
     const hidden = graphView(metas, graph, { path: 'a.md', depth: 2, visible: notPrivate });
     expect(hidden.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'e.md']);
-    expect(() => graphView(metas, graph, { path: 'private/Secret.md', visible: notPrivate })).to.throw().with.property('code', 'NOT_FOUND');
+    expect(() => graphView(metas, graph, { path: 'private/Secret.md', visible: notPrivate }))
+      .to.throw()
+      .with.property('code', 'NOT_FOUND');
   });
 
   it('lists backlinks with titles, leaving out hidden sources', () => {
     const { metas, graph } = graphOf(pages);
     expect(backlinksView(metas, graph, 'a.md')).to.deep.equal({
       path: 'a.md',
-      backlinks: [{ path: 'private/Secret.md', title: 'Secret' }, { path: 'private/bridge.md', title: 'bridge' }],
+      backlinks: [
+        { path: 'private/Secret.md', title: 'Secret' },
+        { path: 'private/bridge.md', title: 'bridge' },
+      ],
     });
     expect(backlinksView(metas, graph, 'a.md', notPrivate)).to.deep.equal({ path: 'a.md', backlinks: [] });
     expect(backlinksView(metas, graph, 'b.md', notPrivate).backlinks.map((b) => b.path)).to.deep.equal(['a.md', 'e.md']);
-    expect(() => backlinksView(metas, graph, 'private/Secret.md', notPrivate)).to.throw().with.property('code', 'NOT_FOUND');
+    expect(() => backlinksView(metas, graph, 'private/Secret.md', notPrivate))
+      .to.throw()
+      .with.property('code', 'NOT_FOUND');
   });
 });

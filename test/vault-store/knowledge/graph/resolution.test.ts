@@ -3,7 +3,9 @@ import { graphOf } from './metas.js';
 
 /** Where the first link of `from` resolves in a vault of these pages. */
 function resolve(pages: Record<string, string>, from: string): (string | null)[] {
-  return graphOf(pages).graph.links(from).map((l) => l.resolved);
+  return graphOf(pages)
+    .graph.links(from)
+    .map((l) => l.resolved);
 }
 
 describe('LinkGraph resolution (Obsidian rules)', () => {
@@ -30,7 +32,9 @@ describe('LinkGraph resolution (Obsidian rules)', () => {
   it('resolves [[folder/Name]] as a path suffix at a folder boundary', () => {
     const pages = {
       'src.md': '[[folder/Name]] [[older/Name]] [[x/folder/name]] [[/Name]]',
-      'Name.md': '', 'x/folder/Name.md': '', 'y/zfolder/Name.md': '',
+      'Name.md': '',
+      'x/folder/Name.md': '',
+      'y/zfolder/Name.md': '',
     };
     expect(resolve(pages, 'src.md')).to.deep.equal(['x/folder/Name.md', null, 'x/folder/Name.md', 'Name.md']);
   });
@@ -52,7 +56,9 @@ describe('LinkGraph resolution (Obsidian rules)', () => {
   it('resolves relative markdown links, with or without .md, by exact vault path', () => {
     const pages = {
       'a/src.md': '[up](../b/Other.md) [bare](../b/Other) [here](Sibling.md) [spaced](My%20Page.md) [nowhere](Other.md)',
-      'b/Other.md': '', 'a/Sibling.md': '', 'a/My Page.md': '',
+      'b/Other.md': '',
+      'a/Sibling.md': '',
+      'a/My Page.md': '',
     };
     expect(resolve(pages, 'a/src.md')).to.deep.equal(['b/Other.md', 'b/Other.md', 'a/Sibling.md', 'a/My Page.md', null]);
   });
@@ -60,7 +66,10 @@ describe('LinkGraph resolution (Obsidian rules)', () => {
   it('matches unicode names case-insensitively and across NFC/NFD', () => {
     const pages = {
       'src.md': '[[café]] [[Cafe\u0301]] [[ärger]] [[日本語]] [[ΣΟΦΊΑ]]',
-      'Café.md': '', 'de/Ärger.md': '', 'jp/日本語.md': '', 'σοφία.md': '',
+      'Café.md': '',
+      'de/Ärger.md': '',
+      'jp/日本語.md': '',
+      'σοφία.md': '',
     };
     expect(resolve(pages, 'src.md')).to.deep.equal(['Café.md', 'Café.md', 'de/Ärger.md', 'jp/日本語.md', 'σοφία.md']);
   });
@@ -68,12 +77,18 @@ describe('LinkGraph resolution (Obsidian rules)', () => {
   it('ignores links to attachments but keeps dotted page names', () => {
     const pages = { 'src.md': '![[photo.png]] [doc](spec.pdf) [[v1.2]] [[Dr. Who]]', 'v1.2.md': '', 'Dr. Who.md': '' };
     const links = graphOf(pages).graph.links('src.md');
-    expect(links.map((l) => [l.target, l.resolved])).to.deep.equal([['v1.2', 'v1.2.md'], ['Dr. Who', 'Dr. Who.md']]);
+    expect(links.map((l) => [l.target, l.resolved])).to.deep.equal([
+      ['v1.2', 'v1.2.md'],
+      ['Dr. Who', 'Dr. Who.md'],
+    ]);
   });
 
   it('reports unresolved links once per source and target, and no edge for self-links', () => {
     const { graph } = graphOf({ 'a.md': '# A\n[[Missing]] [[Missing]] [[a]] [[b]]', 'b.md': '[x](gone.md)' });
-    expect(graph.unresolved()).to.deep.equal([{ source: 'a.md', target: 'Missing' }, { source: 'b.md', target: 'gone.md' }]);
+    expect(graph.unresolved()).to.deep.equal([
+      { source: 'a.md', target: 'Missing' },
+      { source: 'b.md', target: 'gone.md' },
+    ]);
     expect(graph.edges()).to.deep.equal([{ source: 'a.md', target: 'b.md', kind: 'wiki' }]);
     expect(graph.backlinks('a.md')).to.deep.equal([]);
     expect(graph.links('a.md').map((l) => l.line)).to.deep.equal([2, 2, 2, 2]);

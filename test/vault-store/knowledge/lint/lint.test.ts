@@ -64,8 +64,14 @@ describe('lint', () => {
     ]);
     expect(report.findings[1].message).to.match(/^Frontmatter does not parse: \S/);
     expect(report.counts).to.deep.equal({
-      'broken-link': 2, 'orphan-page': 1, 'empty-page': 1, 'duplicate-title': 4,
-      'invalid-frontmatter': 1, 'case-collision': 2, 'unportable-name': 0, 'oversize-page': 1,
+      'broken-link': 2,
+      'orphan-page': 1,
+      'empty-page': 1,
+      'duplicate-title': 4,
+      'invalid-frontmatter': 1,
+      'case-collision': 2,
+      'unportable-name': 0,
+      'oversize-page': 1,
     });
   });
 
@@ -86,7 +92,9 @@ describe('lint', () => {
     // Home links two Projects/ pages: those links read as broken, exactly like its link to no
     // page, and as written in Home, so nothing tells that hidden pages answer them.
     expect(report.findings.filter((f) => f.path === 'Home.md').map((f) => [f.line, f.message])).to.deep.equal([
-      [3, '[[Beta]] matches no page'], [3, '[[Projects/Alpha]] matches no page'], [4, '[[Missing Page]] matches no page'],
+      [3, '[[Beta]] matches no page'],
+      [3, '[[Projects/Alpha]] matches no page'],
+      [4, '[[Missing Page]] matches no page'],
     ]);
     expect(JSON.stringify(report.findings.filter((f) => f.path !== 'Home.md'))).not.to.contain('Projects');
     expect(report.counts['duplicate-title']).to.equal(2);

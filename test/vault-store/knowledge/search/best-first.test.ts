@@ -3,7 +3,8 @@ import { bestFirst, type Ranked } from '../../../../vault-store/knowledge/search
 
 describe('bestFirst', () => {
   // Scores from a small set, so ties (broken by key) are common; bounds at or above each score.
-  const sample = (n: number): Ranked<number>[] => Array.from({ length: n }, (_, i) => ({ item: i, key: `k${(i * 7919) % 1000}`, score: (i * 31) % 13 }));
+  const sample = (n: number): Ranked<number>[] =>
+    Array.from({ length: n }, (_, i) => ({ item: i, key: `k${(i * 7919) % 1000}`, score: (i * 31) % 13 }));
   const sorted = (rs: Ranked<number>[]) => [...rs].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1)).map((r) => r.item);
   const bounds = (rs: Ranked<number>[], slack: (i: number) => number) => Float64Array.from(rs, (r, i) => r.score + slack(i));
 
@@ -25,13 +26,23 @@ describe('bestFirst', () => {
     const ranked = sample(500);
     let scored = 0;
     const taken: number[] = [];
-    for (const r of bestFirst(bounds(ranked, () => 0), (i) => (scored++, ranked[i]))) {
+    for (const r of bestFirst(
+      bounds(ranked, () => 0),
+      (i) => (scored++, ranked[i]),
+    )) {
       if (taken.length === 3) break;
       taken.push(r.item);
     }
     expect(taken).to.deep.equal(sorted(ranked).slice(0, 3));
     expect(scored).to.be.lessThan(100);
-    expect([...bestFirst(bounds(ranked, () => 1), (i) => (i % 2 ? undefined : ranked[i]))].map((r) => r.item)).to.deep.equal(sorted(ranked.filter((_, i) => i % 2 === 0)));
+    expect(
+      [
+        ...bestFirst(
+          bounds(ranked, () => 1),
+          (i) => (i % 2 ? undefined : ranked[i]),
+        ),
+      ].map((r) => r.item),
+    ).to.deep.equal(sorted(ranked.filter((_, i) => i % 2 === 0)));
     expect([...bestFirst(new Float64Array(0), () => undefined)]).to.deep.equal([]);
   });
 });

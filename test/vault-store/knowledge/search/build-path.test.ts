@@ -15,7 +15,14 @@ function pages(count: number): FieldTexts[] {
 
 describe('search build path', () => {
   it('scanTerms yields exactly what tokenize returns, ASCII or not', () => {
-    const texts = ['Hello, World! 42 foo_bar e-mail', `x${'a'.repeat(40)} ${'b'.repeat(40)} end`, 'Café naïve Ｆｕｌｌ', '知识管理 and 日本語テキスト mixed', '', '  ..  '];
+    const texts = [
+      'Hello, World! 42 foo_bar e-mail',
+      `x${'a'.repeat(40)} ${'b'.repeat(40)} end`,
+      'Café naïve Ｆｕｌｌ',
+      '知识管理 and 日本語テキスト mixed',
+      '',
+      '  ..  ',
+    ];
     for (const text of texts) {
       const scanned: string[] = [];
       scanTerms(text, (source, start, end) => scanned.push(source.slice(start, end)));
@@ -43,12 +50,23 @@ describe('search build path', () => {
     index.add(50, distinct[51]);
     index.add(3, distinct[10]);
     // Updates move only the postings that changed; the result must be as if filed afresh.
-    for (const [id, other] of [[100, 101], [101, 7], [7, 100], [200, 200]]) index.update(id, distinct[id], distinct[other]);
+    for (const [id, other] of [
+      [100, 101],
+      [101, 7],
+      [7, 100],
+      [200, 200],
+    ])
+      index.update(id, distinct[id], distinct[other]);
     const live = new Map(texts.map((page, id) => [id, page]));
     for (const id of [51, 299]) live.delete(id);
     live.set(50, texts[51]);
     live.set(3, texts[10]);
-    for (const [id, other] of [[100, 101], [101, 7], [7, 100]]) live.set(id, texts[other]);
+    for (const [id, other] of [
+      [100, 101],
+      [101, 7],
+      [7, 100],
+    ])
+      live.set(id, texts[other]);
 
     const count = (text: string, term: string) => tokenize(text).filter((t) => t === term).length;
     const sample = stats.sorted.slice(0, 40);
@@ -58,7 +76,10 @@ describe('search build path', () => {
         const filed = new Map<number, number>();
         index.postings(term, field)!.forEach((ids, slot) => ids?.forEach((id) => filed.set(id, slot)));
         const holders = [...live].filter(([, page]) => count(page[field], term) > 0);
-        expect([...filed.keys()].sort((a, b) => a - b), `${term} in ${field}`).to.deep.equal(holders.map(([id]) => id));
+        expect(
+          [...filed.keys()].sort((a, b) => a - b),
+          `${term} in ${field}`,
+        ).to.deep.equal(holders.map(([id]) => id));
         for (const [id, page] of holders) {
           const n = count(page[field], term);
           const slotCount = countOfSlot(filed.get(id)!);
@@ -68,9 +89,14 @@ describe('search build path', () => {
       }
       // FlexSearch's own search over what we filed: single terms and a pair.
       const anyField = (id: number, terms: string[]) => FIELDS.some((f) => terms.every((t) => count(live.get(id)![f], t) > 0));
-      expect(index.candidates([term], 1e9).sort((a, b) => a - b)).to.deep.equal([...live.keys()].filter((id) => anyField(id, [term])).sort((a, b) => a - b));
+      expect(index.candidates([term], 1e9).sort((a, b) => a - b)).to.deep.equal(
+        [...live.keys()].filter((id) => anyField(id, [term])).sort((a, b) => a - b),
+      );
       const pair = [term, sample[0]];
-      if (term !== sample[0]) expect(index.candidates(pair, 1e9).sort((a, b) => a - b)).to.deep.equal([...live.keys()].filter((id) => anyField(id, pair)).sort((a, b) => a - b));
+      if (term !== sample[0])
+        expect(index.candidates(pair, 1e9).sort((a, b) => a - b)).to.deep.equal(
+          [...live.keys()].filter((id) => anyField(id, pair)).sort((a, b) => a - b),
+        );
     }
     expect(pastLastSlot, 'the sample has counts past the last exact slot').to.be.greaterThan(0);
   });

@@ -10,7 +10,13 @@ function pages(count: number, seed: number): IndexedPage[] {
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
   const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(next() ** 3 * words.length)]).join(' ');
-  return Array.from({ length: count }, (_, i) => ({ path: `notes/p${i}.md`, title: text(1 + (i % 3)), hash: `h${seed}`, tags: [text(1)], body: text(10 + (i % 90)) }));
+  return Array.from({ length: count }, (_, i) => ({
+    path: `notes/p${i}.md`,
+    title: text(1 + (i % 3)),
+    hash: `h${seed}`,
+    tags: [text(1)],
+    body: text(10 + (i % 90)),
+  }));
 }
 
 /** The ranking by definition: every page scored, each query term through BM25, scaled by the share matched. */
@@ -40,11 +46,23 @@ describe('search ranking', () => {
     pages(60, 2).forEach((page, i) => index.upsert({ ...page, path: `notes/p${i * 5}.md` }));
     for (let i = 1; i < 400; i += 7) index.remove(`notes/p${i}.md`);
     // The last has more words than holdings track: FlexSearch's candidates, all of them at this size.
-    const queries = [['w0'], ['w1'], ['w0', 'w1'], ['w2', 'w9'], ['w0', 'w3', 'w17'], ['w30'], ['w39', 'w0'], Array.from({ length: 34 }, (_, i) => `w${i}`)];
+    const queries = [
+      ['w0'],
+      ['w1'],
+      ['w0', 'w1'],
+      ['w2', 'w9'],
+      ['w0', 'w3', 'w17'],
+      ['w30'],
+      ['w39', 'w0'],
+      Array.from({ length: 34 }, (_, i) => `w${i}`),
+    ];
     for (const terms of queries) {
       // The trailing space: no completion of the last word, so the terms are exactly these.
       const { results } = index.search(`${terms.join(' ')} `, { limit: 25 });
-      expect(results.map((r) => ({ path: r.path, score: r.score })), terms.join(' ')).to.deep.equal(everyPageScored(index, terms, 25));
+      expect(
+        results.map((r) => ({ path: r.path, score: r.score })),
+        terms.join(' '),
+      ).to.deep.equal(everyPageScored(index, terms, 25));
     }
   });
 });

@@ -37,7 +37,13 @@ describe('search, similar and ask on the relevance fixture', () => {
       return at < 0 ? 0 : 1 / (at + 1);
     });
     const mrr = rr.reduce((a, b) => a + b, 0) / rr.length;
-    expect(mrr, fixture.queries.filter((_, i) => rr[i] < 1).map((x) => x.q).join(', ')).to.be.at.least(0.9);
+    expect(
+      mrr,
+      fixture.queries
+        .filter((_, i) => rr[i] < 1)
+        .map((x) => x.q)
+        .join(', '),
+    ).to.be.at.least(0.9);
   });
 
   it('ranks a title match above a body that repeats the word', () => {
@@ -69,7 +75,11 @@ describe('search, similar and ask on the relevance fixture', () => {
   it('marks matched words in the snippet', () => {
     const [hit] = knowledge.search('whetstone').results;
     expect(hit.snippet).to.contain('**whetstone**');
-    expect(hit).to.include({ path: 'kitchen/Knife care.md', title: 'Knife care', hash: ctx.vault.manifest.get('kitchen/Knife care.md')!.oid });
+    expect(hit).to.include({
+      path: 'kitchen/Knife care.md',
+      title: 'Knife care',
+      hash: ctx.vault.manifest.get('kitchen/Knife care.md')!.oid,
+    });
   });
 
   it('filters by prefix, tag and visibility before cutting to the limit', () => {
@@ -80,9 +90,15 @@ describe('search, similar and ask on the relevance fixture', () => {
   });
 
   it('finds similar pages by page and by text', () => {
-    expect(knowledge.similar({ path: 'garden/Tomatoes.md' }).results[0].path).to.be.oneOf(['garden/Watering schedule.md', 'garden/Compost.md', 'kitchen/Tomato sauce.md']);
+    expect(knowledge.similar({ path: 'garden/Tomatoes.md' }).results[0].path).to.be.oneOf([
+      'garden/Watering schedule.md',
+      'garden/Compost.md',
+      'kitchen/Tomato sauce.md',
+    ]);
     expect(knowledge.similar({ text: 'proofing dough overnight with a starter' }).results[0].path).to.equal('kitchen/Sourdough.md');
-    expect(knowledge.similar({ path: 'garden/Tomatoes.md' }, 10, (p) => !p.startsWith('kitchen/')).results.map((r) => r.path)).not.to.include('kitchen/Tomato sauce.md');
+    expect(
+      knowledge.similar({ path: 'garden/Tomatoes.md' }, 10, (p) => !p.startsWith('kitchen/')).results.map((r) => r.path),
+    ).not.to.include('kitchen/Tomato sauce.md');
   });
 
   it('answers from the page that holds the answer and cites it', () => {
@@ -93,6 +109,8 @@ describe('search, similar and ask on the relevance fixture', () => {
   });
 
   it('refuses max_pages outside 1..20', () => {
-    expect(() => knowledge.ask({ question: 'tomatoes', maxPages: 21 })).to.throw().with.property('code', 'INVALID_REQUEST');
+    expect(() => knowledge.ask({ question: 'tomatoes', maxPages: 21 }))
+      .to.throw()
+      .with.property('code', 'INVALID_REQUEST');
   });
 });

@@ -34,6 +34,8 @@ describe('search terms for a caller who reads only some pages', () => {
   it('scores text the same whether or not hidden pages hold its other words', () => {
     const score = (text: string) => similar(index, { text }, 10, visible).map((h) => [h.path, h.score]);
     expect(score('zanzibar trip zanzibarite')).to.deep.equal(score('zanzibar trip qqqqqqqq'));
-    expect(similar(index, { text: 'zanzibar trip zanzibarite' })[0].score).not.to.equal(similar(index, { text: 'zanzibar trip qqqqqqqq' })[0].score);
+    expect(similar(index, { text: 'zanzibar trip zanzibarite' })[0].score).not.to.equal(
+      similar(index, { text: 'zanzibar trip qqqqqqqq' })[0].score,
+    );
   });
 });
