@@ -1,6 +1,7 @@
 import { QuireError } from '../errors.js';
 import type { SearchIndex } from './search/search-index.js';
 import { tokenize } from './search/tokenize.js';
+import { scanMarkdown } from '../markdown/scan.js';
 
 /** `max_pages` bounds: reading more pages makes answers slower, not better. */
 export const MAX_ASK_PAGES = 20;
@@ -91,14 +92,32 @@ export function ask(index: SearchIndex, input: AskInput): AskAnswer {
 
 const MAX_PASSAGE = 400;
 
+/**
+ * The body as prose for passages, read with the one markdown scanner: fenced code is cut out
+ * (code is no answer; a blank line in its place keeps the paragraphs around it apart) and a
+ * heading line becomes its text.
+ */
+function prose(body: string): string {
+  const { fences, headings } = scanMarkdown(body);
+  const cuts = [
+    ...fences.map((f) => ({ start: f.start, end: f.end, text: '\n\n' })),
+    ...headings.map((h) => ({ start: h.start, end: h.end, text: h.text })),
+  ];
+  cuts.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const cut of cuts) {
+    out += body.slice(at, cut.start) + cut.text;
+    at = cut.end;
+  }
+  return out + body.slice(at);
+}
+
 function splitPassages(body: string): string[] {
   const out: string[] = [];
-  for (const block of body.split(/\n\s*\n/)) {
-    const text = block
-      .replace(/^#{1,6}\s+/gm, '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (!text || /^(```|~~~)/.test(text)) continue;
+  for (const block of prose(body).split(/\n\s*\n/)) {
+    const text = block.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
     if (text.length <= MAX_PASSAGE) out.push(text);
     else out.push(...text.split(/(?<=[.!?])\s+/).filter(Boolean));
   }
