@@ -5,6 +5,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
 import type { Credential } from '../auth/credential.js';
 import type { Services } from '../services.js';
+import { DEFAULT_SCOPES } from '../oauth/scopes.js';
 
 /** API keys are checked on every request; this only satisfies the SDK's expiry check. */
 const KEY_CHECK_SECONDS = 60;
@@ -52,7 +53,13 @@ export function credentialsPresent(resourceMetadataUrl: string): RequestHandler 
     const query = req.query.token;
     const header = req.headers.authorization;
     if (query === undefined) {
-      if (!header) return unauthorized(res, `Bearer resource_metadata="${resourceMetadataUrl}"`, 'Authentication required');
+      // The scopes tell a client what to ask for when it starts authorization from this challenge.
+      if (!header)
+        return unauthorized(
+          res,
+          `Bearer resource_metadata="${resourceMetadataUrl}", scope="${DEFAULT_SCOPES.join(' ')}"`,
+          'Authentication required',
+        );
       return next();
     }
     const challenge = (description: string) =>

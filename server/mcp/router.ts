@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
 import { createMcpServer } from './mcp-server.js';
 import { rebindingGuard } from './rebinding-guard.js';
+import { acceptJsonAlone } from './accept-json.js';
 
 export interface McpRouterOptions {
   services: Services;
@@ -85,6 +86,7 @@ export function mcpRouter(options: McpRouterOptions): Router {
       resourceMetadataUrl: metadataUrl,
       expectedResource: new URL(resource),
     }),
+    acceptJsonAlone,
     handlePost(options),
   );
   router.all('/mcp', methodNotAllowed);

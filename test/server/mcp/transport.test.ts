@@ -10,12 +10,33 @@ describe('MCP transport and credentials at /mcp', () => {
   });
   after(() => server.stop());
 
-  it('answers a request without credentials with 401 and the protected-resource metadata URL', async () => {
+  it('answers a request without credentials with 401, the protected-resource metadata URL and the scopes to ask for', async () => {
     const res = await rpc(server.url, LIST_TOOLS);
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.equal(
-      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:capture mcp:write"`,
     );
+  });
+
+  it('answers a POST whose Accept lists JSON alone (or nothing), since every answer is JSON', async () => {
+    const key = await server.key('accept', 'read');
+    for (const accept of ['application/json', '*/*', undefined]) {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...(accept ? { accept } : {}) },
+        body: JSON.stringify(LIST_TOOLS),
+      });
+      expect(res.status, String(accept)).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect((await res.json()).result.tools.length, String(accept)).to.be.above(0);
+    }
+    // A client that accepts neither JSON nor SSE cannot read any answer: still 406.
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, accept: 'text/html' },
+      body: JSON.stringify(LIST_TOOLS),
+    });
+    expect(res.status).to.equal(406);
   });
 
   it('refuses an unknown API key with invalid_token', async () => {
