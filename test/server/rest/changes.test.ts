@@ -11,7 +11,7 @@ interface Feed {
 }
 
 /** Batches of ten concurrent writes (500 writes when soaking). */
-const BATCHES = scaled(12, 50);
+const BATCHES = scaled(8, 50);
 
 describe('REST change log', function () {
   this.timeout(60_000);

@@ -21,7 +21,7 @@ function apply(state: Map<string, string>, feed: ChangeFeed): void {
 }
 
 /** Writes, deletes and renames over 40 paths, all queued at once (500 when soaking). */
-const STORM = scaled(150, 500);
+const STORM = scaled(80, 500);
 
 function writeStorm(v: TempVault): Promise<unknown> {
   const ops: Promise<unknown>[] = [];
