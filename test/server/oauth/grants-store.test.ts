@@ -1,19 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { LIFETIME_MS, OAuthGrants, type CodeRequest } from '../../../server/oauth/grants-store.js';
+import { LIFETIME_MS, OAuthGrants } from '../../../server/oauth/grants-store.js';
 import { DATABASE_FILE, openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-
-const request: CodeRequest = {
-  client_id: 'c1',
-  client_name: 'App',
-  user: 'ann',
-  scopes: ['mcp:read'],
-  resource: 'http://q.test/mcp',
-  redirect_uri: 'https://app.test/cb',
-  challenge: 'ch',
-};
+import { codeRequest as request } from '../../helpers/code-request.js';
 
 describe('OAuthGrants lifetimes and storage', () => {
   const dir = tempDir();

@@ -1,20 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { OAuthGrants, LIFETIME_MS, type CodeRequest } from '../../../server/oauth/grants-store.js';
+import { OAuthGrants, LIFETIME_MS } from '../../../server/oauth/grants-store.js';
 import { DATABASE_FILE, openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
 import { SESSION_LIFETIME_MS, SessionStore } from '../../../server/auth/sessions.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-
-const request: CodeRequest = {
-  client_id: 'c1',
-  client_name: 'App',
-  user: 'ann',
-  scopes: ['mcp:read'],
-  resource: 'http://q.test/mcp',
-  redirect_uri: 'https://app.test/cb',
-  challenge: 'ch',
-};
+import { codeRequest as request } from '../../helpers/code-request.js';
 
 describe('expiry in the store', () => {
   const dir = tempDir('quire-expiry-');
