@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'CURSOR_UNKNOWN',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
+  'VAULT_BUSY',
   'NOT_IMPLEMENTED',
   'INTERNAL',
 ] as const;

@@ -17,6 +17,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CURSOR_UNKNOWN: 410,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  VAULT_BUSY: 503,
   NOT_IMPLEMENTED: 501,
   INTERNAL: 500,
 };

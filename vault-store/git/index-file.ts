@@ -1,0 +1,232 @@
+import { promises as fsp, type BigIntStats, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { hashBlob } from './hash-blob.js';
+import { IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
+import { SortedIndex } from './index-memory.js';
+import { LockFile } from './lock-file.js';
+
+const u32 = (n: number | bigint): number => (typeof n === 'bigint' ? Number(BigInt.asUintN(32, n)) : n >>> 0);
+const NO_FLAGS = Object.freeze({ assumeValid: false, skipWorktree: false, intentToAdd: false });
+
+function time(ns: bigint | undefined, ms: number): [number, number] {
+  if (ns !== undefined) return [u32(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
+  const sec = Math.floor(ms / 1000); // number stats carry ~µs precision only: pass BigIntStats for exact nanoseconds
+  return [u32(sec), Math.min(999_999_999, Math.round((ms - sec * 1000) * 1e6))];
+}
+
+/**
+ * A stage-0 entry for a working file, with git's stat data (uint32 fields, size mod 2^32).
+ * `mode` is the tree's mode; without it the stat decides: symlink 120000, else 100755 when
+ * the owner may execute and `fileMode` (core.filemode) is on, else 100644.
+ */
+export function entryFromStat(path: string, oid: string, mode: number | undefined, stat: Stats | BigIntStats, fileMode = true): IndexEntry {
+  const big = 'ctimeNs' in stat;
+  const [ctimeSec, ctimeNsec] = time(big ? stat.ctimeNs : undefined, Number(stat.ctimeMs));
+  const [mtimeSec, mtimeNsec] = time(big ? stat.mtimeNs : undefined, Number(stat.mtimeMs));
+  const executable = fileMode && (Number(stat.mode) & 0o100) !== 0;
+  return {
+    path,
+    oid,
+    mode: mode ?? (stat.isSymbolicLink() ? 0o120000 : executable ? 0o100755 : 0o100644),
+    stage: 0,
+    flags: NO_FLAGS,
+    stat: {
+      ctimeSec,
+      ctimeNsec,
+      mtimeSec,
+      mtimeNsec,
+      dev: u32(stat.dev),
+      ino: u32(stat.ino),
+      uid: u32(stat.uid),
+      gid: u32(stat.gid),
+      size: u32(stat.size),
+    },
+  };
+}
+
+/** A path the server wrote (`oid`) or deleted (`oid: null`); `size`, when known, spares hashing the working file. */
+export interface IndexChange {
+  path: string;
+  oid: string | null;
+  mode?: number;
+  size?: number;
+}
+
+/** The index held under git's lock: apply the server's changes once, or let it go untouched. */
+export interface IndexLock {
+  /** Applies `changes` (see GitIndex.update), writes the index and releases the lock. */
+  apply(changes: readonly IndexChange[], worktree: string): Promise<void>;
+  /** Writes a whole index for `files` (see GitIndex.rebuild) and releases the lock. */
+  rebuild(files: readonly { path: string; oid: string; mode: number }[], worktree: string): Promise<void>;
+  release(): Promise<void>;
+}
+
+export interface GitIndexOptions {
+  gitdir: string;
+  /** How long to wait for a git command holding index.lock; LOCK_WAIT_MS by default. */
+  waitMs?: number;
+  /** core.filemode: whether the executable bit counts when a change gives no mode; default true. */
+  fileMode?: boolean;
+}
+
+async function matchesBlob(file: string, st: BigIntStats, oid: string, size: number | undefined): Promise<boolean> {
+  if (size !== undefined) return st.size === BigInt(size);
+  const data = st.isSymbolicLink() ? await fsp.readlink(file, { encoding: 'buffer' }) : await fsp.readFile(file);
+  return hashBlob(data) === oid;
+}
+
+/**
+ * Keeps `<gitdir>/index` in git's format for the paths the server commits, so `git status` in
+ * a vault folder is clean. The parsed entries stay in memory (git's order) while the file on
+ * disk is the one we last read or wrote (same size, mtime and inode); a `git add` makes us re-read.
+ */
+export class GitIndex {
+  readonly #gitdir: string;
+  readonly #indexPath: string;
+  readonly #waitMs: number | undefined;
+  readonly #fileMode: boolean;
+  #index: SortedIndex | undefined;
+  #stamp: BigIntStats | undefined;
+
+  constructor(options: GitIndexOptions) {
+    this.#gitdir = options.gitdir;
+    this.#indexPath = join(options.gitdir, 'index');
+    this.#waitMs = options.waitMs;
+    this.#fileMode = options.fileMode ?? true;
+  }
+
+  /**
+   * Takes index.lock (waiting while git holds it; VAULT_BUSY after the wait). The server
+   * takes it before the branch's lock, as `git commit` does, so the two never deadlock and a
+   * commit in progress in the folder (its editor open) is waited for rather than overtaken.
+   */
+  async lock(): Promise<IndexLock> {
+    const lock = await LockFile.acquire(this.#gitdir, 'index', { waitMs: this.#waitMs });
+    let done = false;
+    const once = async (build: () => Promise<SortedIndex>) => {
+      if (done) throw new Error('the index lock was already used');
+      done = true;
+      await this.#write(lock, build);
+    };
+    return {
+      apply: (changes, worktree) => once(() => this.#applied(changes, worktree)),
+      rebuild: (files, worktree) => once(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree))),
+      release: async () => {
+        if (done) return;
+        done = true;
+        await lock.release();
+      },
+    };
+  }
+
+  /** Applies `changes` under index.lock. Throws IndexFileError when the index is missing or corrupt (call `rebuild`) or unsupported (leave it). */
+  async update(changes: readonly IndexChange[], worktree: string): Promise<void> {
+    if (changes.length === 0) return;
+    await (await this.lock()).apply(changes, worktree);
+  }
+
+  /** Writes a whole index for a tree's files (when .git/index is missing or unreadable). */
+  async rebuild(files: readonly { path: string; oid: string; mode: number }[], worktree: string): Promise<void> {
+    await (await this.lock()).rebuild(files, worktree);
+  }
+
+  async #applied(changes: readonly IndexChange[], worktree: string): Promise<SortedIndex> {
+    const written = changes.filter((c): c is IndexChange & { oid: string } => c.oid !== null);
+    const fresh = new Map((await this.#entriesFor(written, worktree)).map((e) => [e.path, e]));
+    const index = await this.#load();
+    await this.#smudgeRacy(index, worktree);
+    for (const c of changes) {
+      const entry = c.oid === null ? undefined : fresh.get(c.path);
+      if (entry) index.put(entry);
+      else index.remove(c.path);
+    }
+    return index;
+  }
+
+  /** Entries for working files, a few dozen stats (and reads) at a time. */
+  async #entriesFor(
+    files: readonly { path: string; oid: string; mode?: number; size?: number }[],
+    worktree: string,
+  ): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for (let at = 0; at < files.length; at += 32) {
+      const batch = files.slice(at, at + 32);
+      entries.push(...(await Promise.all(batch.map((f) => this.#entryFor(f.path, f.oid, f.mode, f.size, worktree)))));
+    }
+    return entries;
+  }
+
+  async #entryFor(path: string, oid: string, mode: number | undefined, size: number | undefined, worktree: string): Promise<IndexEntry> {
+    const file = join(worktree, path);
+    const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+    // Zeroed stat data makes git compare the content itself instead of trusting the stat.
+    if (!st) return { path, oid, mode: mode ?? 0o100644, stage: 0, flags: NO_FLAGS, stat: { ...ZERO_STAT } };
+    const entry = entryFromStat(path, oid, mode, st, this.#fileMode);
+    const type = entry.mode & 0o170000;
+    const sameType = type === 0o120000 ? st.isSymbolicLink() : type === 0o100000 && st.isFile();
+    if (!sameType || !(await matchesBlob(file, st, oid, size).catch(() => false))) entry.stat = { ...ZERO_STAT };
+    return entry;
+  }
+
+  /** Git's racy-clean rule: an entry as new as the index file it was saved in is smudged (size 0) if the file changed since. */
+  async #smudgeRacy(index: SortedIndex, worktree: string): Promise<void> {
+    const entries = index.entries;
+    if (!this.#stamp) return;
+    const [sec, nsec] = time(this.#stamp.mtimeNs, 0);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      const s = e.stat;
+      if (s.size === 0 || s.mtimeSec < sec || (s.mtimeSec === sec && s.mtimeNsec < nsec)) continue;
+      const file = join(worktree, e.path);
+      const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+      // A changed stat already tells git to look; only an unchanged stat over changed bytes needs the smudge.
+      if (
+        st &&
+        sameStat(s, entryFromStat(e.path, e.oid, e.mode, st).stat) &&
+        !(await matchesBlob(file, st, e.oid, undefined).catch(() => false))
+      ) {
+        index.replace(i, { ...e, stat: { ...s, size: 0 } });
+      }
+    }
+  }
+
+  async #load(): Promise<SortedIndex> {
+    const st = await fsp.stat(this.#indexPath, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new IndexFileError('missing', '.git/index does not exist');
+      throw err;
+    });
+    const s = this.#stamp;
+    if (this.#index && s && s.size === st.size && s.mtimeNs === st.mtimeNs && s.ino === st.ino) return this.#index;
+    this.#index = undefined;
+    const bytes = await fsp.readFile(this.#indexPath);
+    const { entries, records } = parseIndex(bytes);
+    this.#index = SortedIndex.fromFile(bytes, entries, records);
+    this.#stamp = st;
+    return this.#index;
+  }
+
+  /** Lets `build` produce the entries (in git's order), writes them into the held lock and renames it over the index. */
+  async #write(lock: LockFile, build: () => Promise<SortedIndex>): Promise<void> {
+    try {
+      const index = await build();
+      await lock.commit(index.toBuffer());
+      this.#index = index;
+      this.#stamp = await fsp.stat(this.#indexPath, { bigint: true });
+    } catch (err) {
+      this.#index = undefined; // may hold changes that never reached the disk
+      await lock.release();
+      throw err;
+    }
+  }
+}
+
+function sameStat(a: IndexStat, b: IndexStat): boolean {
+  return (
+    a.mtimeSec === b.mtimeSec &&
+    a.mtimeNsec === b.mtimeNsec &&
+    a.ctimeSec === b.ctimeSec &&
+    a.ctimeNsec === b.ctimeNsec &&
+    a.ino === b.ino &&
+    a.size === b.size
+  );
+}
