@@ -43,6 +43,10 @@ export class Manifest {
     this.links.add(path);
   }
 
+  deleteLink(path: string): void {
+    this.links.delete(path);
+  }
+
   /** `path` or the folder above it that is a symbolic link at HEAD, if any. */
   symlinkOn(path: string): string | undefined {
     if (!this.links.size) return undefined;

@@ -21,11 +21,11 @@ function invalid(input: string, why: string): QuireError {
   return new QuireError('INVALID_PATH', `Invalid path ${JSON.stringify(input)}: ${why}`, { path: input });
 }
 
-function checkSegments(input: string, segments: string[]): void {
+function checkSegments(input: string, segments: string[], hiddenAllowed = false): void {
   for (const seg of segments) {
     if (seg === '') throw invalid(input, 'empty path segment');
     if (seg === '.' || seg === '..') throw invalid(input, '"." and ".." segments are not allowed');
-    if (seg.startsWith('.')) throw invalid(input, 'segments starting with "." are hidden and not reachable');
+    if (seg.startsWith('.') && !hiddenAllowed) throw invalid(input, 'segments starting with "." are hidden and not reachable');
     if (Buffer.byteLength(seg) > MAX_SEGMENT_BYTES) throw invalid(input, `segment longer than ${MAX_SEGMENT_BYTES} bytes`);
   }
 }
@@ -86,6 +86,19 @@ export function normalizePrefix(input: unknown): string {
   checkSegments(input, path.split('/'));
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw invalid(input, `prefix longer than ${MAX_PATH_BYTES} bytes`);
   return `${path}/`;
+}
+
+/**
+ * A working-tree file's path as the folder holds it, canonical (NFC): the rules of a prefix,
+ * but hidden segments are allowed (`.gitignore`, `.obsidian/app.json` are committed from the
+ * folder; they are never pages). Throws INVALID_PATH with the reason.
+ */
+export function normalizeFilePath(input: string): string {
+  const path = input.normalize('NFC');
+  checkCharacters(input, path);
+  checkSegments(input, path.split('/'), true);
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw invalid(input, `path longer than ${MAX_PATH_BYTES} bytes`);
+  return path;
 }
 
 /**

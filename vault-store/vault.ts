@@ -2,11 +2,16 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFileUnder } from './atomic-file.js';
 import { QuireError } from './errors.js';
-import { GitRepo, hashBlob, type Signature } from './git/repo.js';
+import { BRANCH_REF, GitRepo, hashBlob, type BranchLock, type Signature } from './git/repo.js';
+import { GitIndex, type IndexLock } from './git/index-file.js';
+import { IndexFileError } from './git/index-format.js';
+import { busyState } from './git/repo-state.js';
+import { diffAllFiles } from './history/tree-diff.js';
 import { silentLog, type Log } from './log.js';
 import { SYMLINK_MODE } from './git/tree-parse.js';
 import { Manifest } from './manifest.js';
 import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
+import { DEFAULT_GITIGNORE, IgnoreRules } from './worktree/ignore-rules.js';
 import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
 import { WriteQueue } from './write-queue.js';
 
@@ -42,10 +47,18 @@ export interface CommitEvent {
 
 export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
+/** Times a task re-runs because git moved the branch while it was committing. */
+const MAX_ATTEMPTS = 5;
+
+/** Thrown inside the queue when the branch moved between planning and committing: re-plan. */
+class BranchMoved extends Error {}
+
 export interface VaultOptions {
   now?: () => Date;
   /** Where a failed commit listener is reported (the write itself has landed). */
   log?: Log;
+  /** How long a lock git holds on the branch or index is waited for before VAULT_BUSY (3 s). */
+  lockWaitMs?: number;
 }
 
 function commitMessage(subject: string, trailers: Record<string, string> = {}): string {
@@ -65,6 +78,10 @@ export class Vault {
   private constructor(
     readonly repo: GitRepo,
     readonly manifest: Manifest,
+    /** What git ignores in the folder: never committed from it unless tracked. */
+    readonly ignore: IgnoreRules,
+    /** `.git/index`, kept in step with HEAD for every path the server writes. */
+    private readonly index: GitIndex,
     private headOid: string,
     private readonly now: () => Date,
     private readonly openedHeadTime: Date,
@@ -73,7 +90,9 @@ export class Vault {
 
   static async open(dir: string, options: VaultOptions = {}): Promise<Vault> {
     const now = options.now ?? (() => new Date());
-    const repo = await GitRepo.open(dir, now);
+    // A new vault starts with a short .gitignore (see docs/git.md), committed like any file.
+    const repo = await GitRepo.open(dir, { now, lockWaitMs: options.lockWaitMs, initialFiles: { '.gitignore': DEFAULT_GITIGNORE } });
+    const ignore = await IgnoreRules.load(repo.dir, { gitdir: repo.gitdir, ignoreCase: repo.fileSystem.ignorecase });
     const head = await repo.head();
     const { tree, author } = await repo.objects.commit(head);
     const manifest = new Manifest();
@@ -82,7 +101,8 @@ export class Vault {
       if (file.mode === SYMLINK_MODE) manifest.addLink(file.path);
       else manifest.set(file.path, { oid: file.oid });
     }
-    return new Vault(repo, manifest, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
+    const index = new GitIndex({ gitdir: repo.gitdir, waitMs: options.lockWaitMs, fileMode: repo.fileSystem.filemode });
+    return new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
   }
 
   /**
@@ -122,9 +142,51 @@ export class Vault {
     return { oid: entry.oid, content: await this.repo.objects.blob(entry.oid) };
   }
 
-  /** Runs `task` alone on this vault; used for anything that must not interleave with writes. */
+  /**
+   * Runs `task` alone on this vault; used for anything that must not interleave with writes.
+   * The vault first follows the branch if git moved it, and a task whose commit finds the
+   * branch moved again (a commit or pull in the folder meanwhile) is run again from the start
+   * against the new head, so its preconditions are checked against what it commits on.
+   */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.run(task);
+    return this.queue.run(async () => {
+      for (let attempt = 1; ; attempt++) {
+        await this.followBranch();
+        try {
+          return await task();
+        } catch (err) {
+          if (!(err instanceof BranchMoved)) throw err;
+          if (attempt === MAX_ATTEMPTS) {
+            throw new QuireError('VAULT_BUSY', 'The branch keeps moving in the vault folder (git is committing); retry shortly', {
+              retry_after: 2,
+              state: 'moving',
+            });
+          }
+        }
+      }
+    });
+  }
+
+  /** Follows the branch now if git moved it (the watcher calls this when a ref changes). */
+  follow(): Promise<void> {
+    return this.queue.run(() => this.followBranch());
+  }
+
+  /**
+   * Runs `task` (a `git receive-pack` into this repository) alone on the vault, refused with
+   * VAULT_BUSY when nothing may be committed now; then follows the branch it moved.
+   */
+  receive<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      await this.followBranch();
+      const busy = await busyState(this.repo.gitdir, BRANCH_REF);
+      if (busy) throw busy;
+      try {
+        return await task();
+      } finally {
+        await this.followBranch();
+      }
+    });
   }
 
   /**
@@ -139,7 +201,7 @@ export class Vault {
    */
   mutate(author: Author, subject: string, plan: () => FileChange[] | Promise<FileChange[]>): Promise<CommitEvent | undefined> {
     const checkedPlan = async () => this.refuseSymlinks(await plan());
-    return this.queue.run(async () => {
+    return this.exclusive(async () => {
       let planned = await checkedPlan();
       if (await this.reconcile(planned.map((c) => c.path))) planned = await checkedPlan();
       return this.writeCommit(author, subject, planned);
@@ -180,6 +242,8 @@ export class Vault {
     }
     if (changes.length === 0) return undefined;
 
+    const busy = await busyState(this.repo.gitdir, BRANCH_REF);
+    if (busy) throw busy;
     const at = this.now();
     const parent = this.headOid;
     const { tree: baseTree } = await this.repo.objects.commit(parent);
@@ -188,21 +252,37 @@ export class Vault {
       baseTree,
       changes.map(({ path, oid }) => ({ path, oid })),
     );
-    const commit = await this.repo.commit({
-      tree,
-      parents: [parent],
-      message: commitMessage(subject, author.trailers),
-      author: { name: author.name, email: author.email },
-      when: at,
-    });
-    // Working files first, ref last: after a crash in between, HEAD is the old commit and
-    // the start-up scan commits the newer files, so nothing written is lost.
-    // Objects are fsynced in the same parallel round as the working files.
-    await Promise.all([
-      this.repo.flushObjects(),
-      ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content)),
-    ]);
-    await this.repo.moveRef(commit);
+    // Under git's lock on the branch: the parent must still be its value, or git committed
+    // meanwhile and the task starts over on the new head. The commit object is written only
+    // then, so an attempt given up leaves no dangling commit (its blobs and trees are unused).
+    // git's order: the index lock first, then the branch's. A `git commit` in the folder holds
+    // index.lock from start to end (its editor open, too): the write waits for it, or is busy.
+    const index = await this.index.lock();
+    let branch: BranchLock | undefined;
+    let commit: string;
+    try {
+      branch = await this.repo.lockBranch();
+      if (branch.current !== parent) throw new BranchMoved();
+      commit = await this.repo.commit({
+        tree,
+        parents: [parent],
+        message: commitMessage(subject, author.trailers),
+        author: { name: author.name, email: author.email },
+        when: at,
+      });
+      // Working files first, ref last: after a crash in between, HEAD is the old commit and
+      // the start-up scan commits the newer files, so nothing written is lost. Objects are
+      // fsynced in the same parallel round as the working files.
+      await Promise.all([
+        this.repo.flushObjects(),
+        ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content)),
+      ]);
+      await branch.move(commit);
+    } catch (err) {
+      await branch?.release();
+      await index.release();
+      throw err;
+    }
     this.headOid = commit;
     for (const c of changes) {
       if (c.oid === null) this.manifest.delete(c.path);
@@ -215,16 +295,78 @@ export class Vault {
       author,
       changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })),
     };
+    await this.updateIndex(index, tree, changes);
+    await this.notify(event);
+    return event;
+  }
+
+  /**
+   * Brings `.git/index` to the new commit for the paths it changed, so `git status` in the
+   * folder is clean. The commit has landed: a failure here is logged, never the write's.
+   * A missing or unreadable index (a vault from before the index was kept) is rebuilt from
+   * the tree once, hashing the working files; one in a format we do not write (split or
+   * sparse index) is left to git.
+   */
+  private async updateIndex(lock: IndexLock, tree: string, changes: { path: string; oid: string | null; content: Uint8Array | null }[]) {
+    try {
+      try {
+        await lock.apply(
+          changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length })),
+          this.dir,
+        );
+      } catch (err) {
+        if (!(err instanceof IndexFileError) || err.reason === 'unsupported') throw err;
+        const files = await this.repo.trees.files(tree);
+        await (
+          await this.index.lock()
+        ).rebuild(
+          files.map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) })),
+          this.dir,
+        );
+      }
+    } catch (err) {
+      this.log.warn({ vault: this.dir, err: (err as Error).message }, 'updating .git/index failed');
+    }
+  }
+
+  /**
+   * Inside the queue: when git moved the branch (a commit, pull, merge, reset or push in the
+   * folder), takes the new head as it is — manifest from the diff between the two trees,
+   * whatever their ancestry — and tells the listeners, so search, graph and page list
+   * follow. The change feed reads the commits themselves, with their own authors.
+   */
+  private async followBranch(): Promise<void> {
+    const head = await this.repo.head();
+    if (head === this.headOid) return;
+    const parent = this.headOid;
+    const [before, after] = await Promise.all([this.repo.objects.commit(parent), this.repo.objects.commit(head)]);
+    const at = new Date(after.author.timestamp * 1000);
+    const changes: ChangedFile[] = [];
+    for (const change of await diffAllFiles(this.repo.trees, before.tree, after.tree)) {
+      const previous = this.manifest.get(change.path)?.oid ?? null;
+      const link = change.hash !== null && change.mode === SYMLINK_MODE;
+      if (change.hash === null || link) this.manifest.delete(change.path);
+      else this.manifest.set(change.path, { oid: change.hash, updatedAt: at });
+      if (link) this.manifest.addLink(change.path);
+      else if (change.mode === SYMLINK_MODE) this.manifest.deleteLink(change.path);
+      const oid = link ? null : change.hash;
+      if (oid !== previous)
+        changes.push({ path: change.path, op: oid === null ? 'delete' : previous === null ? 'add' : 'modify', oid, previous });
+    }
+    this.headOid = head;
+    await this.notify({ commit: head, parent, at, author: { name: after.author.name, email: after.author.email }, changes });
+  }
+
+  private async notify(event: CommitEvent): Promise<void> {
     for (const listener of this.listeners) {
       // The commit is durable and acknowledged; derived data that fails to follow marks
       // itself stale and is rebuilt, it must not turn a landed write into an error.
       try {
         await listener(event);
       } catch (err) {
-        this.log.error({ commit, err: (err as Error).message }, 'commit listener failed');
+        this.log.error({ commit: event.commit, err: (err as Error).message }, 'commit listener failed');
       }
     }
-    return event;
   }
 
   /**

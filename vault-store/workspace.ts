@@ -22,6 +22,8 @@ export interface WorkspaceOptions {
   embeddings?: { model: string; embed: Embed };
   /** Where the vault's own failures go (a failed commit listener or index write). */
   log?: Log;
+  /** How long a lock git holds is waited for before a write answers VAULT_BUSY (3 s). */
+  lockWaitMs?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export class Workspace {
 
   static async open(dir: string, options: WorkspaceOptions): Promise<Workspace> {
     const log = options.log ?? silentLog;
-    const vault = await Vault.open(dir, { log });
+    const vault = await Vault.open(dir, { log, lockWaitMs: options.lockWaitMs });
     const knowledge = await Knowledge.open(vault, { indexDir: options.indexDir, persistDelayMs: options.persistDelayMs, log });
     if (!options.embeddings) return new Workspace(vault, knowledge, undefined);
     const { model, embed } = options.embeddings;
@@ -74,6 +76,16 @@ export class Workspace {
 
   get dir(): string {
     return this.vault.dir;
+  }
+
+  /**
+   * Runs `receive` (a `git receive-pack` into this repository) alone on the vault: no server
+   * write interleaves with it. Throws VAULT_BUSY first when the folder is in a state where
+   * nothing may be committed (see busy states); afterwards the workspace follows the branch
+   * (page list, search, graph, change feed), so a push is searchable once this resolves.
+   */
+  receivePack<T>(receive: () => Promise<T>): Promise<T> {
+    return this.vault.receive(receive);
   }
 
   /** The repository `git upload-pack` serves for clones. */

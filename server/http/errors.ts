@@ -53,5 +53,7 @@ export function sendError(res: Response, error: QuireError): void {
     res.setHeader('X-RateLimit-Bucket', bucket);
     res.setHeader('Retry-After', String(retryAfter));
   }
+  // A vault busy with a git operation in its folder: writes resume when it ends.
+  if (error.code === 'VAULT_BUSY') res.setHeader('Retry-After', String(error.details.retry_after ?? 5));
   res.status(HTTP_STATUS[error.code]).json(error.toJSON());
 }

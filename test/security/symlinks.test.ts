@@ -168,7 +168,7 @@ describe('security: symbolic links in a vault folder', function () {
     await expectRefused(await write('bobs/plans/plan.md', 'overwritten'), 'bobs');
 
     expect(head(bobVault), "bob's history is untouched").to.equal(bobHead);
-    expect(readdirSync(bobVault).sort()).to.deep.equal(['.git', 'plans']);
+    expect(readdirSync(bobVault).sort()).to.deep.equal(['.git', '.gitignore', 'plans']);
     expect(readFileSync(join(bobVault, 'plans/plan.md'), 'utf8')).to.equal(`# Plan\n${marker}\n`);
     expectNothingCommittedFrom('bobs');
     await expectNotServed('bobs/plans/plan.md');
@@ -221,7 +221,7 @@ describe('security: symbolic links in a vault folder', function () {
       { path: 'offline-folder', reason: 'symlink' },
       { path: 'notes/nested.md', reason: 'symlink' },
     ]);
-    expect(treeFiles()).to.deep.equal(['notes/real.md', 'seed.md']);
+    expect(treeFiles()).to.deep.equal(['.gitignore', 'notes/real.md', 'seed.md']);
     expectNothingCommittedFrom('offline.md');
     await expectNotServed('offline.md');
     await expectNotServed('offline-folder/secret.md');

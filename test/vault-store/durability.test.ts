@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LockFile } from '../../vault-store/git/lock-file.js';
 import { Vault } from '../../vault-store/vault.js';
 import { Pages } from '../../vault-store/pages.js';
 import { gitIn, testAuthor } from '../helpers/temp-vault.js';
@@ -44,15 +45,26 @@ describe('durability', () => {
     }
   });
 
-  it('recovers from a stale ref lock left by a crash', async () => {
+  it('removes a branch lock it left in a crash, and never one git holds', async () => {
     const dir = tempDir();
     try {
       await new Pages(await Vault.open(dir.path)).write(testAuthor, { path: 'a.md', content: 'one' });
-      writeFileSync(join(dir.path, '.git/refs/heads/main.lock'), 'junk');
+      // Our own lock, abandoned as a crash would: the next open takes it away.
+      await LockFile.acquire(join(dir.path, '.git'), 'refs/heads/main');
       const pages = new Pages(await Vault.open(dir.path));
       await pages.write(testAuthor, { path: 'a.md', content: 'two' });
       gitIn(dir.path, 'update-ref', 'refs/heads/probe', 'main'); // real git can take the lock again
       expect(gitIn(dir.path, 'show', 'main:a.md')).to.equal('two');
+
+      // A lock with no marker is git's: a write waits, then answers VAULT_BUSY and leaves it.
+      writeFileSync(join(dir.path, '.git/refs/heads/main.lock'), 'held by git');
+      const reopened = new Pages(await Vault.open(dir.path, { lockWaitMs: 100 }));
+      const err = await reopened.write(testAuthor, { path: 'a.md', content: 'three' }).catch((e: unknown) => e);
+      expect(err).to.have.property('code', 'VAULT_BUSY');
+      expect((err as Error).message).to.match(/git holds \.git\/refs\/heads\/main\.lock/);
+      expect(readFileSync(join(dir.path, '.git/refs/heads/main.lock'), 'utf8')).to.equal('held by git');
+      expect(gitIn(dir.path, 'show', 'main:a.md')).to.equal('two');
+      expect(readFileSync(join(dir.path, 'a.md'), 'utf8')).to.equal('two');
     } finally {
       dir.cleanup();
     }

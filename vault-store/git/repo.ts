@@ -3,12 +3,24 @@ import fs, { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { durableFs } from './durable-fs.js';
+import { applyCoreConfig, probeFileSystem, type FileSystemProbe } from './fs-probe.js';
+import { LockFile, removeOwnStaleLocks } from './lock-file.js';
 import { ObjectReader } from './object-reader.js';
 import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
 import { EMPTY_TREE, TreeStore } from './tree-store.js';
 
 export const BRANCH = 'main';
-const REF = `refs/heads/${BRANCH}`;
+export const BRANCH_REF = `refs/heads/${BRANCH}`;
+const REF = BRANCH_REF;
+
+/** The branch held under git's lock: its value when taken, and the one way to move it. */
+export interface BranchLock {
+  /** The commit the branch points at, read under the lock. */
+  readonly current: string;
+  /** Points the branch at `oid` (durably) and releases the lock. */
+  move(oid: string): Promise<void>;
+  release(): Promise<void>;
+}
 
 export type { CommitInfo, Signature } from './object-reader.js';
 
@@ -16,10 +28,11 @@ export type { CommitInfo, Signature } from './object-reader.js';
  * Plumbing over one non-bare repository. Objects are read by our `ObjectReader` and
  * written by `object-writer.ts` (node's zlib; isomorphic-git's pako and re-hashing cost
  * most of the time on reads of many objects); refs are moved by us (atomic rename) so a
- * crash leaves them at the old or the new commit. isomorphic-git remains for what it does
+ * crash leaves them at the old or the new commit, under git's lock files so that git commands
+ * in the same folder serialise with us. isomorphic-git remains for what it does
  * once or rarely and where git's own formats have cases we would otherwise re-implement:
  * `init`, and resolving and listing refs (loose or in `packed-refs` after a `git gc`).
- * Callers serialize mutations (see WriteQueue); this class does no locking.
+ * Within the process, callers serialise mutations (see WriteQueue).
  */
 export class GitRepo {
   readonly gitdir: string;
@@ -32,8 +45,14 @@ export class GitRepo {
   readonly flushObjects: () => Promise<void>;
   /** Records an object file written outside isomorphic-git, for `flushObjects`. */
   private readonly trackObject: (path: string) => void;
+  /** What the file system can do, probed at open (and written to `core.*`). */
+  fileSystem: FileSystemProbe = { ignorecase: false, symlinks: true, filemode: true };
 
-  private constructor(readonly dir: string) {
+  private constructor(
+    readonly dir: string,
+    /** How long a git lock someone else holds is waited for (LOCK_WAIT_MS unless told). */
+    private readonly lockWaitMs?: number,
+  ) {
     this.gitdir = join(dir, '.git');
     ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
     this.objects = new ObjectReader(this.gitdir);
@@ -45,40 +64,83 @@ export class GitRepo {
   }
 
   /**
-   * Opens the repo at `dir`, creating it (with an empty first commit) when absent. `dir` is
-   * resolved once here: the data folder may live behind a symbolic link, while no link
-   * inside the vault is ever followed (see symlinks.ts).
+   * Opens the repo at `dir`, creating it when absent with a first commit of `initialFiles`
+   * (written to the folder too). `dir` is resolved once here: the data folder may live behind
+   * a symbolic link, while no link inside the vault is ever followed (see symlinks.ts). Each
+   * open probes the file system as `git init` does and corrects `core.ignorecase`,
+   * `core.symlinks` and `core.filemode` when they say otherwise (vaults made before the probe
+   * got isomorphic-git's fixed values).
    */
-  static async open(dir: string, now: () => Date = () => new Date()): Promise<GitRepo> {
+  static async open(
+    dir: string,
+    options: { now?: () => Date; lockWaitMs?: number; initialFiles?: Record<string, string> } = {},
+  ): Promise<GitRepo> {
+    const now = options.now ?? (() => new Date());
     await fsp.mkdir(dir, { recursive: true });
-    const repo = new GitRepo(await fsp.realpath(dir));
+    const repo = new GitRepo(await fsp.realpath(dir), options.lockWaitMs);
     if (!fs.existsSync(repo.gitdir)) {
       await git.init({ fs: repo.fs, dir: repo.dir, defaultBranch: BRANCH });
+      const files = Object.entries(options.initialFiles ?? {});
+      const changes = await Promise.all(files.map(async ([path, text]) => ({ path, oid: await repo.writeBlob(Buffer.from(text)) })));
       const oid = await repo.commit({
-        tree: EMPTY_TREE,
+        tree: changes.length ? await repo.trees.apply(EMPTY_TREE, changes) : EMPTY_TREE,
         parents: [],
         message: 'Initialize vault',
         author: { name: 'quire', email: 'quire@localhost' },
         when: now(),
       });
-      await repo.moveRef(oid);
+      for (const [path, text] of files) await atomicWriteFile(join(repo.dir, path), text);
+      await repo.moveRef(oid, REF);
     }
-    await repo.recoverStaleLocks();
+    repo.fileSystem = await probeFileSystem(repo.gitdir);
+    await applyCoreConfig(repo.gitdir, repo.fileSystem);
+    await removeOwnStaleLocks(repo.gitdir);
     return repo;
   }
 
   /**
-   * A crash between creating and renaming a lock file leaves it behind, and real git then
-   * refuses to touch the ref. Only this process writes the vault, so any lock is stale.
+   * The branch's commit, read now from the loose ref or `packed-refs` (git moves it too: a
+   * commit, pull or push in the folder). Not through isomorphic-git: this runs before every
+   * write, and its ref cache and fs layer cost more than the read.
    */
-  private async recoverStaleLocks(): Promise<void> {
-    for (const lock of [join(this.gitdir, `${REF}.lock`), join(this.gitdir, 'index.lock'), join(this.gitdir, 'HEAD.lock')]) {
-      await fsp.rm(lock, { force: true });
-    }
+  async head(): Promise<string> {
+    const loose = await fsp.readFile(join(this.gitdir, REF), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    const oid = loose === undefined ? await this.packedRef(REF) : loose.trim();
+    if (oid === undefined || !/^[0-9a-f]{40}$/.test(oid)) throw new Error(`${REF} does not name a commit (${oid ?? 'missing'})`);
+    return oid;
   }
 
-  async head(): Promise<string> {
-    return git.resolveRef({ fs: this.fs, gitdir: this.gitdir, ref: REF });
+  private async packedRef(ref: string): Promise<string | undefined> {
+    const packed = await fsp.readFile(join(this.gitdir, 'packed-refs'), 'utf8').catch(() => '');
+    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+    return line?.slice(0, 40);
+  }
+
+  /**
+   * Takes git's lock on the branch (waiting while a git command holds it; VAULT_BUSY after
+   * a few seconds) and reads its value under it: a commit made on `current` and moved with
+   * `move` can neither lose nor be lost to a concurrent git commit, pull or push.
+   */
+  async lockBranch(): Promise<BranchLock> {
+    const lock = await LockFile.acquire(this.gitdir, REF, { waitMs: this.lockWaitMs });
+    let current: string;
+    try {
+      current = await this.head();
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+    return {
+      current,
+      move: async (oid) => {
+        await this.flushObjects();
+        await lock.commit(`${oid}\n`, { durable: true });
+      },
+      release: () => lock.release(),
+    };
   }
 
   /** The commit `ref` points at, or undefined when there is no such ref. */
@@ -100,10 +162,11 @@ export class GitRepo {
     return writeObject(this.gitdir, 'commit', serializeCommit(input), this.trackObject);
   }
 
-  /** Points `ref` (the branch unless told) at `oid`: temp file, fsync, rename — git's own lock-file dance. */
-  async moveRef(oid: string, ref = REF): Promise<void> {
+  /** Points `ref` at `oid` under its lock, durably: the branch only at creation (later, see lockBranch). */
+  async moveRef(oid: string, ref: string): Promise<void> {
     await this.flushObjects();
-    await atomicWriteFile(join(this.gitdir, ref), `${oid}\n`);
+    const lock = await LockFile.acquire(this.gitdir, ref, { waitMs: this.lockWaitMs });
+    await lock.commit(`${oid}\n`, { durable: true });
   }
 
   /** True when `oid` is `head` or one of its ancestors (any parent, not only the first). */

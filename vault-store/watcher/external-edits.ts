@@ -1,23 +1,30 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { QuireError } from '../errors.js';
-import { normalizePagePath, normalizePrefix } from '../paths.js';
+import { normalizeFilePath, normalizePagePath } from '../paths.js';
 import { symlinkOnPath } from '../symlinks.js';
 import type { CommitEvent, Vault } from '../vault.js';
-import { diffWorkingFiles, isHiddenPath, listWorkingFiles, type OnSymlink } from '../worktree/working-files.js';
+import { diffWorkingFiles, isNeverCommitted, listWorkingFiles, type OnSymlink, type PathFilter } from '../worktree/working-files.js';
 
 export interface ExternalEditOptions {
   /** Told about each file left out because its path breaks the path rules, and each symbolic link (reason "symlink"). */
   onSkip?: (path: string, reason: string) => void;
+  /**
+   * The vault's ignore rules, kept fresh by the caller (the watcher). By default the vault's
+   * own (`vault.ignore`), read again from disk first for a full scan.
+   */
+  ignore?: PathFilter;
 }
 
 /**
  * Why a working file's path cannot be committed, or undefined when it can. Pages follow
- * the page rules; attachments (not `.md`) only need valid segments.
+ * the page rules; attachments (not `.md`) and files in hidden folders (never pages) only
+ * need valid segments, hidden ones included.
  */
 export function invalidPathReason(path: string): string | undefined {
   try {
-    const canonical = path.endsWith('.md') ? normalizePagePath(path) : normalizePrefix(path).slice(0, -1);
+    const hidden = path.startsWith('.') || path.includes('/.');
+    const canonical = path.endsWith('.md') && !hidden ? normalizePagePath(path) : normalizeFilePath(path);
     return canonical === path ? undefined : 'name is not in Unicode NFC form';
   } catch (err) {
     if (err instanceof QuireError) return err.message;
@@ -29,18 +36,20 @@ export function invalidPathReason(path: string): string | undefined {
  * Every file a set of changed paths may stand for. A path can name a file, a folder (new,
  * or moved in whole) or something gone (a deleted file or folder), so folders are listed
  * and HEAD's files beneath a folder or a vanished path are included to catch deletes.
- * A path at or beneath a symbolic link stands for nothing: the link goes to `onSymlink`.
+ * Ignored files are left out unless HEAD has them (tracked files are followed, as by git);
+ * `.git` and our temp files always are. A path at or beneath a symbolic link stands for
+ * nothing: the link goes to `onSymlink`.
  */
-async function affectedFiles(vault: Vault, roots: readonly string[], onSymlink?: OnSymlink): Promise<Set<string>> {
+async function affectedFiles(vault: Vault, roots: readonly string[], ignore: PathFilter, onSymlink?: OnSymlink): Promise<Set<string>> {
   const files = new Set<string>();
   const beneath: string[] = [];
   for (const root of roots) {
     if (root === '') {
-      for (const path of await listWorkingFiles(vault.dir, '', onSymlink)) files.add(path);
+      for (const path of await listWorkingFiles(vault.dir, '', onSymlink, ignore)) files.add(path);
       beneath.push('');
       continue;
     }
-    if (isHiddenPath(root)) continue;
+    if (isNeverCommitted(root)) continue;
     const link = symlinkOnPath(vault.dir, root);
     if (link !== undefined) {
       onSymlink?.(link);
@@ -51,7 +60,7 @@ async function affectedFiles(vault: Vault, roots: readonly string[], onSymlink?:
     const stat = await fsp.lstat(join(vault.dir, root)).catch(() => undefined);
     if (stat?.isFile()) files.add(root);
     else if (stat?.isDirectory()) {
-      for (const path of await listWorkingFiles(vault.dir, root, onSymlink)) files.add(path);
+      if (!ignore.ignores(root, true)) for (const path of await listWorkingFiles(vault.dir, root, onSymlink, ignore)) files.add(path);
       beneath.push(`${root}/`);
     } else if (!stat && !atHead) beneath.push(`${root}/`);
   }
@@ -60,24 +69,39 @@ async function affectedFiles(vault: Vault, roots: readonly string[], onSymlink?:
       if (beneath.some((prefix) => path.startsWith(prefix))) files.add(path);
     }
   }
-  for (const path of files) if (isHiddenPath(path)) files.delete(path);
+  for (const path of files) {
+    if (isNeverCommitted(path) || (ignore.ignores(path) && vault.manifest.get(path) === undefined)) files.delete(path);
+  }
   return files;
+}
+
+/** The rules to filter `roots` with: the caller's, or the vault's (read again for a full scan). */
+async function rulesFor(vault: Vault, roots: readonly string[], options: ExternalEditOptions): Promise<PathFilter> {
+  if (options.ignore) return options.ignore;
+  if (roots.includes('')) await vault.ignore.refresh();
+  return vault.ignore;
 }
 
 /**
  * Files at `paths` that really differ from HEAD. A watcher's pending paths include the
  * server's own writes until its quiet period ends; those match HEAD and don't count.
  */
-export async function uncommittedEdits(vault: Vault, paths: readonly string[]): Promise<string[]> {
+export async function uncommittedEdits(
+  vault: Vault,
+  paths: readonly string[],
+  options: Pick<ExternalEditOptions, 'ignore'> = {},
+): Promise<string[]> {
   if (paths.length === 0) return [];
-  const files = [...(await affectedFiles(vault, paths))].filter((path) => invalidPathReason(path) === undefined);
+  const ignore = await rulesFor(vault, paths, options);
+  const files = [...(await affectedFiles(vault, paths, ignore))].filter((path) => invalidPathReason(path) === undefined);
   return (await diffWorkingFiles(vault.dir, vault.manifest, files)).map((change) => change.path);
 }
 
 /**
  * Commits what changed in the working tree at `paths` (all of it when omitted) as one
  * commit by the external author, through the vault's queue. Files whose paths break the
- * path rules, and symbolic links, are reported to `onSkip` and never committed.
+ * path rules, and symbolic links, are reported to `onSkip` and never committed; ignored
+ * files that HEAD does not have are left out silently.
  */
 export function commitExternalEdits(
   vault: Vault,
@@ -85,9 +109,11 @@ export function commitExternalEdits(
   options: ExternalEditOptions = {},
 ): Promise<CommitEvent | undefined> {
   const onSymlink = options.onSkip && ((path: string) => options.onSkip!(path, 'symlink'));
+  const roots = paths ?? [''];
   return vault.exclusive(async () => {
+    const ignore = await rulesFor(vault, roots, options);
     const valid: string[] = [];
-    for (const path of await affectedFiles(vault, paths ?? [''], onSymlink)) {
+    for (const path of await affectedFiles(vault, roots, ignore, onSymlink)) {
       const reason = invalidPathReason(path);
       if (reason === undefined) valid.push(path);
       else options.onSkip?.(path, reason);

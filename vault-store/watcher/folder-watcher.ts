@@ -1,9 +1,13 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { watch, type Dirent, type FSWatcher } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { isNeverCommitted } from '../worktree/working-files.js';
+
+/** Told a folder's absolute path: true to leave it (and all below it) unwatched. */
+export type SkipFolder = (absolute: string) => boolean;
 
 /**
- * One `fs.watch` per folder of a tree (dot-folders skipped), reporting every change by the
+ * One `fs.watch` per folder of a tree (`.git` folders and those `skip` names left out), reporting every change by the
  * changed entry's absolute path. A folder that appears is watched with everything below it;
  * one that disappears is let go. Why not chokidar: it holds an fs.watch per *file* (10,072
  * for the 10k vault), and re-reads and lstats a folder's every entry on each event — about
@@ -14,14 +18,37 @@ export class FolderWatcher {
   private closed = false;
 
   private constructor(
+    private readonly root: string,
     private readonly onChange: (absolute: string) => void,
     private readonly onError: (err: Error) => void,
+    private readonly skip: SkipFolder,
   ) {}
 
-  static async start(root: string, onChange: (absolute: string) => void, onError: (err: Error) => void): Promise<FolderWatcher> {
-    const watcher = new FolderWatcher(onChange, onError);
+  static async start(
+    root: string,
+    onChange: (absolute: string) => void,
+    onError: (err: Error) => void,
+    skip: SkipFolder = () => false,
+  ): Promise<FolderWatcher> {
+    const watcher = new FolderWatcher(root, onChange, onError, skip);
     await watcher.add(root);
     return watcher;
+  }
+
+  /**
+   * Applies `skip` again (its answers changed, e.g. a `.gitignore` was edited): watches
+   * folders no longer skipped, with everything below them, and lets go of those now skipped.
+   */
+  async resync(): Promise<void> {
+    for (const folder of [...this.watchers.keys()]) {
+      if (folder !== this.root && this.watchers.has(folder) && this.skip(folder)) this.release(folder);
+    }
+    const visit = async (folder: string): Promise<void> => {
+      if (!this.watchers.has(folder)) return this.add(folder);
+      const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
+      await Promise.all(entries.filter((e) => this.watchable(folder, e)).map((e) => visit(join(folder, e.name))));
+    };
+    await visit(this.root);
   }
 
   /** Folders being watched. */
@@ -39,7 +66,11 @@ export class FolderWatcher {
     this.watchers.clear();
   }
 
-  /** Watches `folder` and every visible folder below it. */
+  private watchable(parent: string, entry: Dirent): boolean {
+    return entry.isDirectory() && entry.name !== '.git' && !this.skip(join(parent, entry.name));
+  }
+
+  /** Watches `folder` and every folder below it but the skipped. */
   private async add(folder: string): Promise<void> {
     if (this.closed || this.watchers.has(folder)) return;
     let w: FSWatcher;
@@ -51,17 +82,22 @@ export class FolderWatcher {
     w.on('error', () => this.drop(folder));
     this.watchers.set(folder, w);
     const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
-    await Promise.all(entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => this.add(join(folder, e.name))));
+    await Promise.all(entries.filter((e) => this.watchable(folder, e)).map((e) => this.add(join(folder, e.name))));
   }
 
   private drop(folder: string): void {
+    this.release(folder);
+    this.onChange(folder);
+  }
+
+  /** Closes the watches of `folder` and everything below it. */
+  private release(folder: string): void {
     for (const [path, w] of this.watchers) {
       if (path === folder || path.startsWith(`${folder}/`)) {
         w.close();
         this.watchers.delete(path);
       }
     }
-    this.onChange(folder);
   }
 
   private event(folder: string, name: string | undefined): void {
@@ -69,12 +105,13 @@ export class FolderWatcher {
     if (!name) return this.onChange(folder);
     const path = join(folder, name);
     this.onChange(path);
-    if (name.startsWith('.')) return;
+    if (isNeverCommitted(name)) return; // `.git`, or a temp file of ours: no folder to watch
     // A new folder (created, or moved in whole) needs watches of its own; a removed one frees its.
     void fsp
       .lstat(path)
       .then(
-        (stat) => (stat.isDirectory() && !this.watchers.has(path) ? this.add(path).then(() => this.onChange(path)) : undefined),
+        (stat) =>
+          stat.isDirectory() && !this.watchers.has(path) && !this.skip(path) ? this.add(path).then(() => this.onChange(path)) : undefined,
         () => (this.watchers.has(path) ? this.drop(path) : undefined),
       )
       .catch((err: Error) => this.onError(err));

@@ -4,8 +4,10 @@ import { silentLog, type Log } from '../log.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { Vault } from '../vault.js';
 import { commitExternalEdits, uncommittedEdits } from './external-edits.js';
+import { BranchWatcher } from './branch-watcher.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { isHiddenPath } from '../worktree/working-files.js';
+import { isIgnoreFile, type IgnoreRules } from '../worktree/ignore-rules.js';
+import { isNeverCommitted } from '../worktree/working-files.js';
 
 /** After a failed commit the paths stay pending and are retried this much later. */
 const RETRY_MS = 5_000;
@@ -52,9 +54,13 @@ export class VaultWatcher {
   private lastError?: WatcherState['lastError'];
 
   private folderWatcher: FolderWatcher | undefined;
+  private branchWatcher: BranchWatcher | undefined;
+  /** A `.gitignore` changed: the rules are read again before the next commit. */
+  private rulesChanged = false;
 
   private constructor(
     readonly vault: Vault,
+    private readonly ignore: IgnoreRules,
     options: VaultWatcherOptions,
   ) {
     this.quietMs = options.quietMs ?? DEFAULT_TIMING.watchQuietMs;
@@ -64,10 +70,17 @@ export class VaultWatcher {
 
   /** Starts watching, then commits whatever changed while nobody watched (a start-up scan). */
   static async start(vault: Vault, options: VaultWatcherOptions = {}): Promise<VaultWatcher> {
-    const watcher = new VaultWatcher(vault, options);
+    await vault.ignore.refresh();
+    const watcher = new VaultWatcher(vault, vault.ignore, options);
     watcher.folderWatcher = await FolderWatcher.start(
       vault.dir,
       (path) => watcher.noteChange(path),
+      (err) => watcher.recordError(err),
+      (folder) => watcher.ignoredFolder(folder),
+    );
+    watcher.branchWatcher = new BranchWatcher(
+      vault.repo.gitdir,
+      () => void watcher.followBranch(),
       (err) => watcher.recordError(err),
     );
     watcher.watching = true;
@@ -88,7 +101,7 @@ export class VaultWatcher {
 
   /** Pending paths whose files differ from HEAD: edits waiting for their commit. */
   uncommitted(): Promise<string[]> {
-    return uncommittedEdits(this.vault, [...this.pending]);
+    return uncommittedEdits(this.vault, [...this.pending], { ignore: this.ignore });
   }
 
   /** Stops watching and commits what is still pending, settled or not. */
@@ -96,15 +109,59 @@ export class VaultWatcher {
     this.watching = false;
     clearTimeout(this.timer);
     this.folderWatcher?.close();
+    this.branchWatcher?.close();
     await this.flushing;
     if (this.pending.size) await this.commit([...this.pending]);
   }
 
+  /**
+   * git moved the branch (or HEAD): the vault takes the new head at once, so search and the
+   * change feed follow within moments. Edits waiting because the folder was busy (a rebase,
+   * a detached HEAD) get their turn now, on top of the new head.
+   */
+  private async followBranch(): Promise<void> {
+    if (!this.watching) return;
+    try {
+      await this.vault.follow();
+    } catch (err) {
+      this.recordError(err);
+    }
+    if (this.pending.size && !this.timer && !this.flushing) this.schedule(this.quietMs);
+  }
+
   private noteChange(absolute: string): void {
     const path = toVaultPath(this.vault.dir, absolute);
-    if (!this.watching || path.startsWith('..') || isHiddenPath(path)) return;
+    if (!this.watching || path.startsWith('..') || isNeverCommitted(path)) return;
+    if (isIgnoreFile(path)) this.rulesChanged = true;
     this.pending.add(path);
     this.schedule(this.quietMs);
+  }
+
+  /**
+   * Folders left unwatched: ignored ones (`node_modules/`, `.trash/`) holding no tracked
+   * file. A tracked file beneath an ignored folder is still followed, as git does.
+   */
+  private ignoredFolder(absolute: string): boolean {
+    const path = toVaultPath(this.vault.dir, absolute);
+    if (path === '' || path.startsWith('..') || !this.ignore.ignores(path, true)) return false;
+    const prefix = `${path}/`;
+    for (const [tracked] of this.vault.manifest.entries()) if (tracked.startsWith(prefix)) return false;
+    return true;
+  }
+
+  /**
+   * Reads the ignore rules again when a `.gitignore` or `info/exclude` changed; then the
+   * whole folder is looked at again (files may have stopped being ignored) and the
+   * folders watched follow the new rules.
+   */
+  private async refreshRules(): Promise<void> {
+    let changed = this.rulesChanged;
+    this.rulesChanged = false;
+    if (changed) await this.ignore.refresh();
+    else changed = await this.ignore.refreshIfExcludeChanged();
+    if (!changed) return;
+    this.pending.add('');
+    await this.folderWatcher?.resync();
   }
 
   private schedule(ms: number): void {
@@ -122,10 +179,19 @@ export class VaultWatcher {
 
   /** Commits the pending paths that have settled; the rest wait for their mtime to age. */
   private async flush(): Promise<void> {
+    try {
+      await this.refreshRules();
+    } catch (err) {
+      this.recordError(err);
+    }
     const now = Date.now();
     const settled: string[] = [];
     let wait = 0;
     for (const path of [...this.pending]) {
+      if (path === '') {
+        settled.push(path); // a full scan after the rules changed: the files it finds are checked when committed
+        continue;
+      }
       const stat = await fsp.lstat(join(this.vault.dir, path)).catch(() => undefined);
       const age = stat ? now - stat.mtimeMs : Infinity;
       if (age >= this.stabilityMs) settled.push(path);
@@ -144,7 +210,10 @@ export class VaultWatcher {
       if (paths.some((root) => root === '' || path === root || path.startsWith(`${root}/`))) this.skipped.delete(path);
     }
     try {
-      const event = await commitExternalEdits(this.vault, paths, { onSkip: (path, reason) => this.skipped.set(path, reason) });
+      const event = await commitExternalEdits(this.vault, paths, {
+        onSkip: (path, reason) => this.skipped.set(path, reason),
+        ignore: this.ignore,
+      });
       if (event) this.lastCommit = { commit: event.commit, at: event.at.toISOString(), files: event.changes.length };
       return true;
     } catch (err) {

@@ -12,12 +12,22 @@ import { parentOf, symlinkOnPath } from '../symlinks.js';
  */
 const SLICE_MS = 8;
 
+/** Our own temp files (`tempNameFor` in atomic-file.ts): `.<name>.quire-tmp-<hex>`. */
+const TEMP_NAME = /^\..+\.quire-tmp-[0-9a-f]+$/;
+
 /**
- * True for paths the vault never takes from the working tree: any segment starting with
- * "." — `.git/`, editor folders like `.obsidian/`, and our own `.name.quire-tmp-*` files.
+ * True for paths the vault never takes from the working tree, whatever the ignore rules
+ * say: the repository (`.git`, and any nested one: never descended into) and our own
+ * half-written temp files. Other dot-files (`.gitignore`, `.obsidian/app.json`) are files
+ * like any other, left out only when ignored (see IgnoreRules).
  */
-export function isHiddenPath(path: string): boolean {
-  return path.split('/').some((segment) => segment.startsWith('.'));
+export function isNeverCommitted(path: string): boolean {
+  return path.split('/').some((segment) => segment === '.git' || TEMP_NAME.test(segment));
+}
+
+/** What the working tree's listing leaves out, beyond `isNeverCommitted`: git's ignore rules (IgnoreRules). */
+export interface PathFilter {
+  ignores(path: string, isDir?: boolean): boolean;
 }
 
 /** One file to change: new bytes, or null to delete. Paths are already validated. */
@@ -32,21 +42,25 @@ export interface FileChange {
 export type OnSymlink = (path: string) => void;
 
 /**
- * Regular files under `root`/`sub`, vault-relative with "/" separators. Hidden entries are
- * skipped; symbolic links are reported to `onSymlink` and neither read nor descended into.
- * The caller checks that `sub` itself lies beneath no link.
+ * Regular files under `root`/`sub`, vault-relative with "/" separators. `.git`, our temp
+ * files and what `ignore` ignores (files, and folders with all beneath them) are skipped;
+ * symbolic links are reported to `onSymlink` and neither read nor descended into. Tracked
+ * files among the ignored are the caller's to add (from the manifest). The caller checks
+ * that `sub` itself lies beneath no link.
  */
-export async function listWorkingFiles(root: string, sub = '', onSymlink?: OnSymlink): Promise<string[]> {
+export async function listWorkingFiles(root: string, sub = '', onSymlink?: OnSymlink, ignore?: PathFilter): Promise<string[]> {
   const found: string[] = [];
   const walk = async (rel: string): Promise<void> => {
     const entries = await fsp.readdir(join(root, rel), { withFileTypes: true }).catch(() => []);
     const folders: Promise<void>[] = [];
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
+      if (entry.name === '.git' || TEMP_NAME.test(entry.name)) continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) folders.push(walk(path));
+      if (entry.isSymbolicLink()) {
+        if (!ignore?.ignores(path)) onSymlink?.(path);
+      } else if (ignore?.ignores(path, entry.isDirectory())) continue;
+      else if (entry.isDirectory()) folders.push(walk(path));
       else if (entry.isFile()) found.push(path);
-      else if (entry.isSymbolicLink()) onSymlink?.(path);
     }
     await Promise.all(folders);
   };

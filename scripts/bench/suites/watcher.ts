@@ -11,7 +11,7 @@ import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
-import { isHiddenPath } from '../../../vault-store/worktree/working-files.js';
+import { isNeverCommitted } from '../../../vault-store/worktree/working-files.js';
 import { round, summarize } from '../fixture.js';
 import { gitBenchVault } from '../git-vault.js';
 
@@ -80,7 +80,7 @@ export default async function () {
 
   // chokidar left to itself holds one fs.watch per file; measured for comparison.
   const [perFile, perFileMs] = await timed(async () => {
-    const fsw = watch(dir, { ignoreInitial: true, ignored: (path: string) => isHiddenPath(path.slice(dir.length + 1)) });
+    const fsw = watch(dir, { ignoreInitial: true, ignored: (path: string) => isNeverCommitted(path.slice(dir.length + 1)) });
     await new Promise<void>((resolve) => fsw.once('ready', resolve));
     const watched = Object.values(fsw.getWatched()).reduce((n, items) => n + items.length, 0);
     await fsw.close();

@@ -37,7 +37,7 @@ describe('git clone of a vault through the running server', function () {
     const dest = join(server.dataDir, 'clone');
     const result = await clone(readKey, dest);
     expect(result.status, result.stderr).to.equal(0);
-    expect(gitIn(dest, 'ls-files').trim().split('\n')).to.have.length(12);
+    expect(gitIn(dest, 'ls-files', 'notes').trim().split('\n')).to.have.length(12);
     gitIn(dest, 'fsck', '--strict');
     const remote = await git(['ls-remote', cloneUrl(readKey)]);
     expect(remote.stdout).to.include('refs/heads/main');

@@ -51,7 +51,7 @@ describe('REST export', function () {
     const ours = unzipTo(zip, join(server.dataDir, 'ours'));
     const theirs = unzipTo(reference, join(server.dataDir, 'theirs'));
     expect(ours).to.deep.equal(theirs);
-    expect(ours.some((p) => p.startsWith('.git'))).to.equal(false);
+    expect(ours.some((p) => p.startsWith('.git/'))).to.equal(false);
     for (const file of ours) {
       expect(readFileSync(join(server.dataDir, 'ours', file)).equals(readFileSync(join(server.dataDir, 'theirs', file))), file).to.equal(
         true,

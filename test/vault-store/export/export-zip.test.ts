@@ -54,7 +54,7 @@ describe('exportZip', () => {
     );
     const [result] = await Promise.all([exporting, ...writes]);
     expect(v.vault.head).to.not.equal(commit);
-    expect(result).to.deep.equal({ commit, files: 303 });
+    expect(result).to.deep.equal({ commit, files: 304 }); // 300 pages, 3 seeded files, .gitignore
     execFileSync('git', ['archive', '--format=zip', '-o', join(tmp.path, 'git.zip'), commit], { cwd: v.dir });
     const ourFiles = unzip(ours, join(tmp.path, 'a'));
     expect(ourFiles).to.deep.equal(unzip(join(tmp.path, 'git.zip'), join(tmp.path, 'b')));
@@ -129,7 +129,7 @@ describe('exportZip', () => {
     gitIn(v.dir, 'gc', '-q');
     const zip = join(tmp.path, 'packed.zip');
     const result = await exportZip(v.vault, {}, createWriteStream(zip));
-    expect(result.files).to.equal(53);
+    expect(result.files).to.equal(54);
     execFileSync('unzip', ['-tq', zip]);
   });
 });

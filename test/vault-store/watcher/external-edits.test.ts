@@ -67,14 +67,20 @@ describe('commitExternalEdits', () => {
     expect(t.vault.manifest.get('a.md')!.oid, 'a.md was not named').to.equal(hashBlob(Buffer.from('# A\n')));
   });
 
-  it('ignores .git, dot-folders, dot-files and its own temp files', async () => {
-    put('.obsidian/workspace.json', '{}');
-    put('.hidden.md', 'secret');
+  it('never commits .git, a nested repository’s .git or its own temp files, but commits other dot-files', async () => {
+    put('.obsidian/app.json', '{}');
+    put('.hidden.md', 'a file, not a page');
     put('notes/.a.md.quire-tmp-0123456789ab', 'half written');
-    put('notes/.trash/old.md', 'old');
+    put('nested/.git/HEAD', 'ref: refs/heads/main\n');
+    put('nested/page.md', '# In a nested repository\n');
 
-    expect(await commitExternalEdits(t.vault)).to.equal(undefined);
-    expect(await commitExternalEdits(t.vault, ['.obsidian/workspace.json', 'notes/.trash', '.git/HEAD'])).to.equal(undefined);
+    const event = await commitExternalEdits(t.vault);
+
+    expect(event!.changes.map((c) => c.path)).to.deep.equal(['.hidden.md', '.obsidian/app.json', 'nested/page.md']);
+    const { pages } = await t.pages.list({ limit: 100 });
+    expect(pages.map((p: { path: string }) => p.path)).to.not.include('.hidden.md');
+    expect(await commitExternalEdits(t.vault, ['.git/HEAD', 'notes/.a.md.quire-tmp-0123456789ab', 'nested/.git'])).to.equal(undefined);
+    gitIn(t.dir, 'fsck', '--strict');
   });
 
   it('skips and reports files whose paths break the path rules, committing the rest', async () => {
@@ -89,6 +95,7 @@ describe('commitExternalEdits', () => {
     expect(event!.changes.map((c) => c.path)).to.deep.equal(['good.md']);
     expect(skipped.sort()).to.deep.equal(['bad\\name.md', 'cafe\u0301.md', 'tab\there.png']);
     expect(gitIn(t.dir, 'ls-tree', '-r', '-z', '--name-only', 'HEAD').split('\0').filter(Boolean)).to.deep.equal([
+      '.gitignore',
       'a.md',
       'good.md',
       'notes/b.md',

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
+import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { historyOf, waitFor } from './helpers.js';
@@ -75,7 +76,7 @@ describe('VaultWatcher', () => {
     const event = await nextCommit(2);
 
     expect(event.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal(['delete a.md', 'delete notes/b.md', 'delete notes/deep/c.md']);
-    expect(t.vault.manifest.size).to.equal(0);
+    expect([...t.vault.manifest.entries()].map(([path]) => path)).to.deep.equal(['.gitignore']);
   });
 
   it('commits a renamed folder as one commit of deletes and adds', async () => {
@@ -87,18 +88,20 @@ describe('VaultWatcher', () => {
     expect(event.changes.map((c) => `${c.op} ${c.path}`)).to.deep.equal(['add archive/b.md', 'delete notes/b.md']);
   });
 
-  it('ignores .git, dot-folders and dot-files', async () => {
+  it('ignores .git and ignored files, and commits other dot-files', async () => {
+    put('.gitignore', '.obsidian/workspace*.json\n');
+    await commitExternalEdits(t.vault);
     watcher = await VaultWatcher.start(t.vault, OPTIONS);
     put('.obsidian/workspace.json', '{"open":"a.md"}');
+    put('.obsidian/app.json', '{"vimMode":true}');
     put('notes/.draft.md', 'hidden');
     gitIn(t.dir, 'gc', '--quiet'); // rewrites files under .git
-    put('a.md', '# A edited\n'); // a visible edit afterwards, to know the others were seen
 
-    const event = await nextCommit();
+    const event = await nextCommit(2); // the first is the .gitignore's
     await new Promise((resolve) => setTimeout(resolve, OPTIONS.quietMs * 3));
 
-    expect(event.changes.map((c) => c.path)).to.deep.equal(['a.md']);
-    expect(events).to.have.length(1);
+    expect(event.changes.map((c) => c.path)).to.deep.equal(['.obsidian/app.json', 'notes/.draft.md']);
+    expect(events).to.have.length(2); // the .gitignore's, then this one
   });
 
   it('makes no extra commits for the server’s own writes', async () => {
