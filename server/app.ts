@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { accountRouter } from './account-web/router.js';
-import { cloneResolver } from './git-http/resolve.js';
+import { cloneResolver, pushResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
 import { finalHandlers } from './http/final-handlers.js';
 import { refuseMalformedUrl } from './http/malformed-url.js';
@@ -28,7 +28,7 @@ export function createApp(services: Services): Express {
   const account = accountRouter(services, catalog, oauth.grants);
   app.use(account.path || '/', account.router);
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
-  app.use(gitHttpRouter({ resolve: cloneResolver(services), log: services.log }));
+  app.use(gitHttpRouter({ resolve: cloneResolver(services), resolvePush: pushResolver(services), log: services.log }));
   app.use(restRouter(services, catalog));
   app.use(finalHandlers(account.path, services.log));
   return app;

@@ -1,15 +1,36 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { ChildProcess } from 'node:child_process';
 import { createGunzip } from 'node:zlib';
-import { isQuireError } from '../../vault-store/errors.js';
+import { isQuireError, QuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from '../http/status.js';
+import { setRateHeaders } from '../http/rate-headers.js';
 import { silentLog, type Log } from '../../vault-store/log.js';
 import { errorFields } from '../log/logger.js';
-import { pktLine, startUploadPack } from './upload-pack.js';
+import type { Bucket } from '../accounts/plans.js';
+import type { RateState } from '../ratelimit/limiter.js';
+import { pktLine, startUploadPack } from './git-service.js';
+import { readBody } from './read-body.js';
+import { startReceivePack } from './receive-pack.js';
+
+/** What a clone may read: the repository, and the rate-limit state to report. */
+export interface CloneTarget {
+  gitdir: string;
+  rate?: RateState;
+}
+
+/** What a push may write: the repository, its byte limit, and the vault's write queue to run in. */
+export interface PushTarget extends CloneTarget {
+  /** Largest request body (after gzip) and pack git may receive. */
+  maxBytes: number;
+  /** Runs `receive` alone on the vault (`Workspace.receivePack`): may throw VAULT_BUSY. */
+  exclusive: <T>(receive: () => Promise<T>) => Promise<T>;
+}
 
 export interface GitHttpOptions {
   /** Authenticates the request (throws a QuireError) and names the one repository it may read. */
-  resolve: (req: Request) => Promise<{ gitdir: string }>;
+  resolve: (req: Request) => Promise<CloneTarget>;
+  /** Authenticates a push and names the repository it may write; without it, push answers 403 (read-only). */
+  resolvePush?: (req: Request) => Promise<PushTarget>;
   /** The git executable; `git` on PATH by default. */
   gitBinary?: string;
   /** Where git's own failures go; nowhere by default. */
@@ -22,45 +43,57 @@ const NO_CACHE = {
   Pragma: 'no-cache',
 };
 const READ_ONLY = 'This vault is read-only over git: push is not supported. Write pages through the API.\n';
+/** A receive-pack still running after this is stopped (SIGTERM: git removes its lock files), so the vault's queue moves on. */
+const RECEIVE_TIMEOUT_MS = 10 * 60_000;
 
 /**
- * `git clone {base}/vault.git` over smart HTTP, read-only: ref advertisement and
- * upload-pack, each a `git upload-pack --stateless-rpc` on the repository `resolve` names.
- * Errors are plain text, which git prints to the user; 401 carries a Basic challenge so
- * git asks for (or fails cleanly without) credentials. Nothing else under /vault.git is
- * served — in particular no dumb-HTTP file access.
+ * `git clone` and `git push` of `{base}/vault.git` over smart HTTP: ref advertisement,
+ * upload-pack and receive-pack, each a `git <service> --stateless-rpc` on the repository
+ * `resolve` (or `resolvePush`) names. Errors are plain text, which git prints to the user;
+ * 401 carries a Basic challenge so git asks for (or fails cleanly without) credentials.
+ * Nothing else under /vault.git is served — in particular no dumb-HTTP file access.
  */
 export function gitHttpRouter(options: GitHttpOptions): Router {
-  const { resolve, gitBinary = 'git', log = silentLog } = options;
+  const { resolve, resolvePush, gitBinary = 'git', log = silentLog } = options;
   const router = express.Router();
 
   router.get('/vault.git/info/refs', async (req, res) => {
     const service = req.query.service;
-    await serve(req, res, resolve, log, async (gitdir) => {
-      if (service === 'git-receive-pack') return void res.status(403).type('text/plain').send(READ_ONLY);
+    if (service === 'git-receive-pack') {
+      if (!resolvePush) return void (await serve(req, res, resolve, log, async () => void readOnly(res)));
+      return void (await serve(req, res, resolvePush, log, async ({ gitdir, maxBytes }) => {
+        const child = await start(res, () => startReceivePack({ gitBinary, gitdir, advertise: true, maxBytes }));
+        if (!child) return;
+        res.status(200).set(NO_CACHE).type('application/x-git-receive-pack-advertisement');
+        res.write(`${pktLine('# service=git-receive-pack\n')}0000`);
+        pipeOut(child, res, log, 'receive-pack');
+        child.stdin!.end();
+      }));
+    }
+    await serve(req, res, resolve, log, async ({ gitdir }) => {
       if (service !== 'git-upload-pack') {
         return void res.status(403).type('text/plain').send('Only smart HTTP is served: use git 1.6.6 or later.\n');
       }
       const protocol = req.get('Git-Protocol');
-      const child = await start(res, { gitBinary, gitdir, advertise: true, protocol });
+      const child = await start(res, () => startUploadPack({ gitBinary, gitdir, advertise: true, protocol }));
       if (!child) return;
       res.status(200).set(NO_CACHE).type('application/x-git-upload-pack-advertisement');
       // Protocol v2 starts with its capability list; v0/v1 clients expect this banner first.
       if (!/(^|:)version=2(:|$)/.test(protocol ?? '')) res.write(`${pktLine('# service=git-upload-pack\n')}0000`);
-      pipeOut(child, res, log);
+      pipeOut(child, res, log, 'upload-pack');
       child.stdin!.end();
     });
   });
 
   router.post('/vault.git/git-upload-pack', async (req, res) => {
-    await serve(req, res, resolve, log, async (gitdir) => {
-      const child = await start(res, { gitBinary, gitdir, advertise: false, protocol: req.get('Git-Protocol') });
+    await serve(req, res, resolve, log, async ({ gitdir }) => {
+      const child = await start(res, () => startUploadPack({ gitBinary, gitdir, advertise: false, protocol: req.get('Git-Protocol') }));
       if (!child) return;
       res.status(200).set(NO_CACHE).type('application/x-git-upload-pack-result');
-      pipeOut(child, res, log);
+      pipeOut(child, res, log, 'upload-pack');
       // A client that stops reading mid-pack must not leave git running; the request body
       // ending is normal (git answers after it) and is no reason to stop.
-      const body = req.get('Content-Encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+      const body = gunzipped(req);
       body.on('error', () => child.kill());
       child.stdin!.on('error', () => undefined);
       body.pipe(child.stdin!);
@@ -68,62 +101,106 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
   });
 
   router.post('/vault.git/git-receive-pack', async (req, res) => {
-    await serve(req, res, resolve, log, async () => void res.status(403).type('text/plain').send(READ_ONLY));
+    if (!resolvePush) return void (await serve(req, res, resolve, log, async () => void readOnly(res)));
+    await serve(req, res, resolvePush, log, async ({ gitdir, maxBytes, exclusive }) => {
+      // The whole request first, so the vault's queue is held only while git works, never
+      // while a slow client uploads; refused (413) as soon as it passes the limit.
+      const input = await readBody(gunzipped(req), maxBytes);
+      // The response ends once the workspace has followed the branch (in `exclusive`), so a
+      // read right after `git push` returns sees the pushed pages.
+      let answering = false;
+      await exclusive(async () => {
+        const child = await start(res, () => startReceivePack({ gitBinary, gitdir, advertise: false, maxBytes }));
+        if (!child) return;
+        answering = true;
+        res.status(200).set(NO_CACHE).type('application/x-git-receive-pack-result');
+        // Never killed because the client left: git may be moving the branch or the working
+        // tree. Its input is complete, so it ends on its own.
+        pipeOut(child, res, log, 'receive-pack', true);
+        const timer = setTimeout(() => child.kill('SIGTERM'), RECEIVE_TIMEOUT_MS);
+        child.stdin!.on('error', () => undefined);
+        child.stdin!.end(input);
+        await new Promise((done) => child.once('close', done));
+        clearTimeout(timer);
+      }).finally(() => {
+        if (answering && !res.writableEnded) res.end();
+      });
+    });
   });
 
   router.all('/vault.git/{*rest}', (_req, res) => {
-    res.status(404).type('text/plain').send('Not found: only git-upload-pack is served here.\n');
+    res.status(404).type('text/plain').send('Not found: only git-upload-pack and git-receive-pack are served here.\n');
   });
   return router;
 }
 
+function readOnly(res: Response): void {
+  res.status(403).type('text/plain').send(READ_ONLY);
+}
+
+function gunzipped(req: Request): NodeJS.ReadableStream {
+  return req.get('Content-Encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+}
+
 /** Authenticates, then runs `handle`; QuireErrors become their status with a plain-text message. */
-async function serve(
+async function serve<T extends CloneTarget>(
   req: Request,
   res: Response,
-  resolve: GitHttpOptions['resolve'],
+  resolve: (req: Request) => Promise<T>,
   log: Log,
-  handle: (gitdir: string) => Promise<void>,
+  handle: (target: T) => Promise<void>,
 ): Promise<void> {
   try {
-    const { gitdir } = await resolve(req);
-    await handle(gitdir);
+    const target = await resolve(req);
+    if (target.rate) setRateHeaders(res, target.rate);
+    await handle(target);
   } catch (err) {
-    if (res.headersSent) return void res.destroy();
-    if (!isQuireError(err)) {
-      log.error(errorFields(err), 'git http failed');
-      return void res.status(500).type('text/plain').send('Internal error\n');
-    }
-    if (err.code === 'UNAUTHENTICATED') res.set('WWW-Authenticate', 'Basic realm="quire"');
-    const retryAfter = err.details.retry_after;
-    if (typeof retryAfter === 'number') res.set('Retry-After', String(Math.ceil(retryAfter)));
-    res.status(HTTP_STATUS[err.code]).type('text/plain').send(`${err.message}\n`);
+    if (!isQuireError(err) || res.headersSent) log.error(errorFields(err), 'git http failed');
+    // An error after git answered (following the branch) must not cut off its report: the ref moved.
+    if (res.headersSent) return void (res.writableEnded || res.destroy());
+    if (!isQuireError(err)) return void res.status(500).type('text/plain').send('Internal error\n');
+    sendPlainError(res, err);
   }
 }
 
-/** The running upload-pack, or undefined after answering 501 because git is missing. */
-async function start(res: Response, input: Parameters<typeof startUploadPack>[0]): Promise<ChildProcess | undefined> {
+function sendPlainError(res: Response, err: QuireError): void {
+  if (err.code === 'UNAUTHENTICATED') res.set('WWW-Authenticate', 'Basic realm="quire"');
+  const { retry_after: retryAfter, bucket, limit } = err.details;
+  if (typeof retryAfter === 'number') res.set('Retry-After', String(Math.ceil(retryAfter)));
+  if (err.code === 'RATE_LIMITED') setRateHeaders(res, { bucket: bucket as Bucket, limit: limit as number, remaining: 0 });
+  // A refused body is not read to its end: close the connection rather than drain it.
+  if (err.code === 'PAYLOAD_TOO_LARGE') res.set('Connection', 'close');
+  res.status(HTTP_STATUS[err.code]).type('text/plain').send(`${err.message}\n`);
+}
+
+/** The running git, or undefined after answering 501 because git is missing. */
+async function start(res: Response, run: () => Promise<ChildProcess>): Promise<ChildProcess | undefined> {
   try {
-    return await startUploadPack(input);
+    return await run();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    res.status(501).type('text/plain').send('git clone is not available: git is not installed on this server.\n');
+    res.status(501).type('text/plain').send('git clone and push are not available: git is not installed on this server.\n');
     return undefined;
   }
 }
 
-/** Streams git's output as the response and stops git if the response closes first. */
-function pipeOut(child: ChildProcess, res: Response, log: Log): void {
+/**
+ * Streams git's output as the response and logs git's failures with the start of its
+ * stderr. A git that only reads is stopped if the response closes first (SIGKILL: it has
+ * nothing to clean up). A `receiving` git is left to finish, its output drained, and the
+ * response is ended by its route, once the vault has followed the push.
+ */
+function pipeOut(child: ChildProcess, res: Response, log: Log, service: 'upload-pack' | 'receive-pack', receiving = false): void {
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     if (stderr.length < 4096) stderr += chunk.toString();
   });
-  child.stdout!.pipe(res);
-  // SIGKILL: upload-pack only reads, so there is nothing for it to clean up.
+  child.stdout!.pipe(res, { end: !receiving });
   res.on('close', () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (receiving) child.stdout!.resume();
+    else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   child.on('exit', (code) => {
-    if (code) log.warn({ code, stderr: stderr.trim() }, 'git upload-pack failed');
+    if (code) log.warn({ code, stderr: stderr.trim() }, `git ${service} failed`);
   });
 }

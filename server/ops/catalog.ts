@@ -4,6 +4,7 @@ import { askOp, similarPages } from './ask.js';
 import { ackChanges, recentChanges } from './changes.js';
 import { contextPack, guide } from './context.js';
 import { gitClone } from './clone.js';
+import { gitPush } from './push.js';
 import { exportVault } from './export.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { health } from './health.js';
@@ -38,6 +39,7 @@ export const catalog: AnyOperation[] = [
   ackChanges,
   exportVault,
   gitClone,
+  gitPush,
   listAgents,
   putAgent,
   deleteAgent,

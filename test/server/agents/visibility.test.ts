@@ -79,6 +79,7 @@ const CASES: Record<string, Inputs> = {
   export: () => [{}],
   // No REST route or tool: clone has its own agent test (test/server/git-http/clone.test.ts).
   git_clone: () => [],
+  git_push: () => [], // owner only: test/server/git-http/push.test.ts
   whoami: () => [{}],
   guide: () => [{}],
   context_pack: () => [{ topic: 'the key opens alpha again', max_tokens: 4000, paths: ['private/hidden-plan.md', 'projects/alpha.md'] }],

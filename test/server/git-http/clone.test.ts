@@ -32,7 +32,7 @@ describe('git clone of a vault through the running server', function () {
     });
   const clone = (key: string, dest: string) => git(['clone', '-q', cloneUrl(key), dest]);
 
-  it('clones every page with a read key, passes git fsck --strict, hides internal refs and refuses push', async () => {
+  it('clones every page with a read key, passes git fsck --strict, hides internal refs and refuses a push with that key', async () => {
     const readKey = await server.key('alice', 'read');
     const dest = join(server.dataDir, 'clone');
     const result = await clone(readKey, dest);
@@ -45,7 +45,7 @@ describe('git clone of a vault through the running server', function () {
     gitIn(dest, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '--allow-empty', '-m', 'nope');
     const push = await git(['push', 'origin', 'HEAD:main'], dest);
     expect(push.status).to.not.equal(0);
-    expect(push.stderr).to.match(/403|read-only/);
+    expect(push.stderr).to.match(/403/);
   });
 
   it('gives another user their own vault, never this one, and refuses bad keys and restricted agents', async () => {
