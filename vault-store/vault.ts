@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { replaceFileUnder } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { BRANCH_REF, GitRepo, hashBlob, type BranchLock, type Signature } from './git/repo.js';
-import { GitIndex, type IndexLock } from './git/index-file.js';
+import { GitIndex, type IndexChange, type IndexLock } from './git/index-file.js';
 import { IndexFileError } from './git/index-format.js';
 import { busyState } from './git/repo-state.js';
 import { diffAllFiles } from './history/tree-diff.js';
@@ -49,6 +49,11 @@ export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
 /** Times a task re-runs because git moved the branch while it was committing. */
 const MAX_ATTEMPTS = 5;
+
+/** The index entries for a commit's changes: files as the server writes them (mode 100644). */
+function indexChanges(changes: { path: string; oid: string | null; content: Uint8Array | null }[]): IndexChange[] {
+  return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length }));
+}
 
 /** Thrown inside the queue when the branch moved between planning and committing: re-plan. */
 class BranchMoved extends Error {}
@@ -179,7 +184,7 @@ export class Vault {
   receive<T>(task: () => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
       await this.followBranch();
-      const busy = await busyState(this.repo.gitdir, BRANCH_REF);
+      const busy = busyState(this.repo.gitdir, BRANCH_REF);
       if (busy) throw busy;
       try {
         return await task();
@@ -242,7 +247,7 @@ export class Vault {
     }
     if (changes.length === 0) return undefined;
 
-    const busy = await busyState(this.repo.gitdir, BRANCH_REF);
+    const busy = busyState(this.repo.gitdir, BRANCH_REF);
     if (busy) throw busy;
     const at = this.now();
     const parent = this.headOid;
@@ -259,6 +264,7 @@ export class Vault {
     // index.lock from start to end (its editor open, too): the write waits for it, or is busy.
     const index = await this.index.lock();
     let branch: BranchLock | undefined;
+    let indexReady: Promise<unknown> = Promise.resolve();
     let commit: string;
     try {
       branch = await this.repo.lockBranch();
@@ -277,8 +283,16 @@ export class Vault {
         this.repo.flushObjects(),
         ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content)),
       ]);
-      await branch.move(commit);
+      const moving = branch.move(commit);
+      // The new index is built (CPU: entries, SHA-1 of the file) while the ref's fsync runs;
+      // it resolves to the error, if any, and is put in place once the ref has moved.
+      indexReady = index.prepare(indexChanges(changes), this.dir).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('index'),
+      );
+      await moving;
     } catch (err) {
+      await indexReady;
       await branch?.release();
       await index.release();
       throw err;
@@ -295,35 +309,28 @@ export class Vault {
       author,
       changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })),
     };
-    await this.updateIndex(index, tree, changes);
+    await this.finishIndex(index, await indexReady, tree);
     await this.notify(event);
     return event;
   }
 
   /**
-   * Brings `.git/index` to the new commit for the paths it changed, so `git status` in the
-   * folder is clean. The commit has landed: a failure here is logged, never the write's.
-   * A missing or unreadable index (a vault from before the index was kept) is rebuilt from
-   * the tree once, hashing the working files; one in a format we do not write (split or
-   * sparse index) is left to git.
+   * Puts the index prepared for the new commit in place, so `git status` in the folder is
+   * clean. The commit has landed: a failure here is logged, never the write's. A missing or
+   * unreadable index (a vault from before the index was kept) is rebuilt from the tree once,
+   * hashing the working files; one in a format we do not write (split or sparse) is left to git.
    */
-  private async updateIndex(lock: IndexLock, tree: string, changes: { path: string; oid: string | null; content: Uint8Array | null }[]) {
+  private async finishIndex(lock: IndexLock, prepareError: unknown, tree: string): Promise<void> {
     try {
-      try {
-        await lock.apply(
-          changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length })),
-          this.dir,
-        );
-      } catch (err) {
-        if (!(err instanceof IndexFileError) || err.reason === 'unsupported') throw err;
-        const files = await this.repo.trees.files(tree);
-        await (
-          await this.index.lock()
-        ).rebuild(
-          files.map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) })),
-          this.dir,
-        );
-      }
+      if (prepareError === undefined) return await lock.commit();
+      if (!(prepareError instanceof IndexFileError) || prepareError.reason === 'unsupported') throw prepareError;
+      const files = await this.repo.trees.files(tree);
+      await (
+        await this.index.lock()
+      ).rebuild(
+        files.map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) })),
+        this.dir,
+      );
     } catch (err) {
       this.log.warn({ vault: this.dir, err: (err as Error).message }, 'updating .git/index failed');
     }

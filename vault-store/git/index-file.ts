@@ -1,4 +1,4 @@
-import { promises as fsp, type BigIntStats, type Stats } from 'node:fs';
+import { lstatSync, promises as fsp, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from './hash-blob.js';
 import { IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
@@ -52,9 +52,16 @@ export interface IndexChange {
   size?: number;
 }
 
-/** The index held under git's lock: apply the server's changes once, or let it go untouched. */
+/** The index held under git's lock: write the server's changes once, or let it go untouched. */
 export interface IndexLock {
-  /** Applies `changes` (see GitIndex.update), writes the index and releases the lock. */
+  /**
+   * Builds the index with `changes` (see GitIndex.update) into the lock file, not yet in
+   * place: the write path does this while the branch's fsync runs, then calls `commit`.
+   */
+  prepare(changes: readonly IndexChange[], worktree: string): Promise<void>;
+  /** Puts the prepared index in place and releases the lock. */
+  commit(): Promise<void>;
+  /** Applies `changes` (prepare, then commit). */
   apply(changes: readonly IndexChange[], worktree: string): Promise<void>;
   /** Writes a whole index for `files` (see GitIndex.rebuild) and releases the lock. */
   rebuild(files: readonly { path: string; oid: string; mode: number }[], worktree: string): Promise<void>;
@@ -102,18 +109,44 @@ export class GitIndex {
    */
   async lock(): Promise<IndexLock> {
     const lock = await LockFile.acquire(this.#gitdir, 'index', { waitMs: this.#waitMs });
-    let done = false;
-    const once = async (build: () => Promise<SortedIndex>) => {
-      if (done) throw new Error('the index lock was already used');
-      done = true;
-      await this.#write(lock, build);
+    let prepared: SortedIndex | undefined;
+    let used = false;
+    const prepare = async (build: () => Promise<SortedIndex>) => {
+      if (used) throw new Error('the index lock was already used');
+      used = true;
+      try {
+        prepared = await build();
+        lock.write(prepared.toBuffer());
+      } catch (err) {
+        this.#index = undefined; // may hold changes that never reach the disk
+        await lock.release();
+        throw err;
+      }
+    };
+    const commit = async () => {
+      if (!prepared) throw new Error('nothing prepared in the index lock');
+      try {
+        await lock.commit();
+      } catch (err) {
+        this.#index = undefined;
+        throw err;
+      }
+      this.#index = prepared;
+      this.#stamp = statSync(this.#indexPath, { bigint: true });
     };
     return {
-      apply: (changes, worktree) => once(() => this.#applied(changes, worktree)),
-      rebuild: (files, worktree) => once(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree))),
+      prepare: (changes, worktree) => prepare(() => this.#applied(changes, worktree)),
+      commit,
+      apply: async (changes, worktree) => {
+        await prepare(() => this.#applied(changes, worktree));
+        await commit();
+      },
+      rebuild: async (files, worktree) => {
+        await prepare(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree)));
+        await commit();
+      },
       release: async () => {
-        if (done) return;
-        done = true;
+        if (prepared) this.#index = undefined; // holds changes that never reached the disk
         await lock.release();
       },
     };
@@ -158,7 +191,7 @@ export class GitIndex {
 
   async #entryFor(path: string, oid: string, mode: number | undefined, size: number | undefined, worktree: string): Promise<IndexEntry> {
     const file = join(worktree, path);
-    const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+    const st = lstatSync(file, { bigint: true, throwIfNoEntry: false });
     // Zeroed stat data makes git compare the content itself instead of trusting the stat.
     if (!st) return { path, oid, mode: mode ?? 0o100644, stage: 0, flags: NO_FLAGS, stat: { ...ZERO_STAT } };
     const entry = entryFromStat(path, oid, mode, st, this.#fileMode);
@@ -191,10 +224,9 @@ export class GitIndex {
   }
 
   async #load(): Promise<SortedIndex> {
-    const st = await fsp.stat(this.#indexPath, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new IndexFileError('missing', '.git/index does not exist');
-      throw err;
-    });
+    // Synchronous stats here and below: one call each per write, microseconds (see LockFile).
+    const st = statSync(this.#indexPath, { bigint: true, throwIfNoEntry: false });
+    if (!st) throw new IndexFileError('missing', '.git/index does not exist');
     const s = this.#stamp;
     if (this.#index && s && s.size === st.size && s.mtimeNs === st.mtimeNs && s.ino === st.ino) return this.#index;
     this.#index = undefined;
@@ -203,20 +235,6 @@ export class GitIndex {
     this.#index = SortedIndex.fromFile(bytes, entries, records);
     this.#stamp = st;
     return this.#index;
-  }
-
-  /** Lets `build` produce the entries (in git's order), writes them into the held lock and renames it over the index. */
-  async #write(lock: LockFile, build: () => Promise<SortedIndex>): Promise<void> {
-    try {
-      const index = await build();
-      await lock.commit(index.toBuffer());
-      this.#index = index;
-      this.#stamp = await fsp.stat(this.#indexPath, { bigint: true });
-    } catch (err) {
-      this.#index = undefined; // may hold changes that never reached the disk
-      await lock.release();
-      throw err;
-    }
   }
 }
 

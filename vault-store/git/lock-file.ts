@@ -1,17 +1,35 @@
-import { promises as fsp } from 'node:fs';
+import {
+  closeSync,
+  fdatasync as fdatasyncCb,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fsyncDir } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
 
+const fdatasync = promisify(fdatasyncCb);
+
 /** How long a lock held by git is waited for before the vault answers VAULT_BUSY. */
 export const LOCK_WAIT_MS = 3_000;
 
 /**
- * Where this server notes the lock files it holds (name → inode and change time), so that
- * after a crash it removes its own leftovers and never a lock some git command holds.
+ * Where this server notes the last lock file it created for each target (its inode and birth
+ * time), so that after a crash it removes its own leftover and never a lock some git command
+ * holds: git's lock has another birth time. The note is overwritten in place, never removed
+ * (creating and deleting files is the slow part of a lock on some file systems).
  */
 const MARKERS = 'quire-locks';
+const MARK_BYTES = 48;
 
 export interface LockOptions {
   /** How long to wait for a lock someone else holds; LOCK_WAIT_MS by default. */
@@ -34,43 +52,52 @@ export class LockFile {
   private constructor(
     private readonly gitdir: string,
     readonly target: string,
-    private readonly handle: fsp.FileHandle,
+    private readonly fd: number,
   ) {}
 
-  /** Takes the lock on `gitdir/target`, waiting while someone else holds it; VAULT_BUSY after the wait. */
+  /**
+   * Takes the lock on `gitdir/target`, waiting while someone else holds it; VAULT_BUSY after
+   * the wait. The small steps of a lock (create, mark, rename, remove) are synchronous: each
+   * takes microseconds, while as thread-pool round trips they queued behind every other
+   * request's file reads and were most of a write's latency under load. Only fsync is async.
+   */
   static async acquire(gitdir: string, target: string, options: LockOptions = {}): Promise<LockFile> {
     const path = join(gitdir, `${target}.lock`);
     const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
     for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
       try {
-        const handle = await fsp.open(path, 'wx');
-        const lock = new LockFile(gitdir, target, handle);
-        await lock.mark();
+        const lock = new LockFile(gitdir, target, openSync(path, 'wx'));
+        lock.mark();
         return lock;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') await fsp.mkdir(dirname(path), { recursive: true });
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(dirname(path), { recursive: true });
         else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        else if (Date.now() >= deadline) throw await lockBusy(gitdir, target);
+        else if (Date.now() >= deadline) throw lockBusy(gitdir, target);
         else await sleep(pause);
       }
     }
   }
 
-  /** Writes `data` as the file's new content and releases the lock by renaming it into place. */
-  async commit(data: string | Uint8Array, options: LockOptions = {}): Promise<void> {
+  /** Writes the file's new content into the lock (once), to be put in place by `commit`. */
+  write(data: string | Uint8Array): void {
+    if (this.done) throw new Error(`${this.target}.lock was already released`);
+    writeFileSync(this.fd, data);
+  }
+
+  /** Releases the lock by renaming it into place, with `data` written first when given. */
+  async commit(data?: string | Uint8Array, options: LockOptions = {}): Promise<void> {
     const lockPath = join(this.gitdir, `${this.target}.lock`);
     if (this.done) throw new Error(`${this.target}.lock was already released`);
     try {
-      await this.handle.writeFile(data);
-      if (options.durable) await this.handle.sync();
-      await this.handle.close();
-      await fsp.rename(lockPath, join(this.gitdir, this.target));
+      if (data !== undefined) writeFileSync(this.fd, data);
+      if (options.durable) await fdatasync(this.fd);
+      closeSync(this.fd);
+      renameSync(lockPath, join(this.gitdir, this.target));
     } catch (err) {
       await this.release();
       throw err;
     }
     this.done = true;
-    await this.unmark();
     if (options.durable) await fsyncDir(dirname(lockPath));
   }
 
@@ -78,30 +105,39 @@ export class LockFile {
   async release(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await this.handle.close().catch(() => undefined);
-    await fsp.rm(join(this.gitdir, `${this.target}.lock`), { force: true });
-    await this.unmark();
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed by a commit that failed after closing
+    }
+    rmSync(join(this.gitdir, `${this.target}.lock`), { force: true });
   }
 
   private markerPath(): string {
     return join(this.gitdir, MARKERS, encodeURIComponent(this.target));
   }
 
-  private async mark(): Promise<void> {
-    const stat = await this.handle.stat({ bigint: true });
-    await fsp.mkdir(join(this.gitdir, MARKERS), { recursive: true });
-    await fsp.writeFile(this.markerPath(), `${stat.ino} ${stat.birthtimeNs}\n`);
-  }
-
-  private async unmark(): Promise<void> {
-    await fsp.rm(this.markerPath(), { force: true });
+  private mark(): void {
+    const stat = fstatSync(this.fd, { bigint: true });
+    const note = `${stat.ino} ${stat.birthtimeNs}`.padEnd(MARK_BYTES);
+    let fd: number;
+    try {
+      fd = openSync(this.markerPath(), 'r+');
+    } catch {
+      mkdirSync(join(this.gitdir, MARKERS), { recursive: true });
+      fd = openSync(this.markerPath(), 'w');
+    }
+    try {
+      writeSync(fd, note, 0);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 
 /**
- * After a crash: removes the lock files this server left (the marker's inode and change
- * time still match the file) and the stale markers. A lock with no marker, or another
- * file at the marker's name, belongs to git and stays.
+ * After a crash: removes the lock files this server left (its note of the lock's inode and
+ * birth time still matches the file). Any other lock belongs to git and stays.
  */
 export async function removeOwnStaleLocks(gitdir: string): Promise<void> {
   const folder = join(gitdir, MARKERS);
@@ -113,13 +149,12 @@ export async function removeOwnStaleLocks(gitdir: string): Promise<void> {
       fsp.lstat(lockPath, { bigint: true }).catch(() => undefined),
     ]);
     if (stat && noted.trim() === `${stat.ino} ${stat.birthtimeNs}`) await fsp.rm(lockPath, { force: true });
-    await fsp.rm(marker, { force: true });
   }
 }
 
-async function lockBusy(gitdir: string, target: string): Promise<QuireError> {
+function lockBusy(gitdir: string, target: string): QuireError {
   const name = `.git/${target}.lock`;
-  const stat = await fsp.lstat(join(gitdir, `${target}.lock`)).catch(() => undefined);
+  const stat = lstatSync(join(gitdir, `${target}.lock`), { throwIfNoEntry: false });
   const held = stat ? ` for ${Math.max(1, Math.round((Date.now() - stat.mtimeMs) / 1000))} s` : '';
   return new QuireError(
     'VAULT_BUSY',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { TreeEntry } from 'isomorphic-git';
@@ -19,24 +19,51 @@ function isIntact(file: Buffer, oid: string): boolean {
   }
 }
 
+/** Creates `path` with `data`; false when something is already there. */
+function createWith(path: string, data: Uint8Array): boolean {
+  try {
+    writeFileSync(path, data, { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Writes loose objects with node's zlib: isomorphic-git's writeTree/writeBlob spent ~3 ms
- * per object in its compression path, most of a write's latency. Each object goes to a temp
- * file renamed into place and is reported to `written`, so the repo fsyncs it before the ref
- * moves. An object already present is checked, not trusted: a crash
+ * per object in its compression path, most of a write's latency. Each object is reported to
+ * `written`, so the repo fsyncs it before the ref moves. An object already present is checked, not trusted: a crash
  * before that fsync can leave a torn file, which is rewritten instead of being referenced.
+ * The file steps are synchronous (the fsync, batched, is not): a write makes a handful of
+ * small objects, and as thread-pool round trips their dozen steps queued behind other
+ * requests' reads — 15 of a write's 35 ms on a loaded machine, against 1 ms in place.
  */
 export async function writeObject(gitdir: string, type: ObjectType, body: Uint8Array, written: (path: string) => void): Promise<string> {
   const raw = frame(type, body);
   const oid = createHash('sha1').update(raw).digest('hex');
   const dir = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(dir, oid.slice(2));
-  const existing = await fsp.readFile(path).catch(() => undefined);
+  const existing = readIfPresent(path);
   if (existing && isIntact(existing, oid)) return oid;
-  await fsp.mkdir(dir, { recursive: true });
-  const tmp = tempNameFor(path);
-  await fsp.writeFile(tmp, deflateSync(raw, { level: 1 }));
-  await fsp.rename(tmp, path);
+  mkdirSync(dir, { recursive: true });
+  const data = deflateSync(raw, { level: 1 });
+  // Written in place: nothing refers to this id until the ref moves, after the fsync, so no
+  // reader meets it half-written. A torn one (a crash before the fsync), or one git wrote
+  // meanwhile, is replaced whole through a temp file, so no reader sees a mix.
+  if (existing || !createWith(path, data)) {
+    const tmp = tempNameFor(path);
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  }
   written(path);
   return oid;
 }

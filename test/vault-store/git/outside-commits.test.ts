@@ -147,6 +147,23 @@ describe('commits made outside the server', () => {
       await write('busy.md', 'now');
     });
 
+    it('refuses writes during a real rebase stopped on a conflict, and resumes once it is aborted', async () => {
+      gitIn(ws.dir, 'branch', 'side');
+      await write('a.md', 'main version');
+      gitIn(ws.dir, 'checkout', '-q', 'side');
+      writeFileSync(join(ws.dir, 'a.md'), 'side version');
+      gitAs(ws.dir, 'commit', '-q', '-am', 'Side edit');
+      gitIn(ws.dir, 'checkout', '-q', 'main');
+      expect(() => gitAs(ws.dir, 'rebase', '-q', 'side')).to.throw();
+      const err = await write('b.md', 'during the rebase').catch((e: unknown) => e);
+      expect(err).to.have.property('code', 'VAULT_BUSY');
+      expect((err as Error).message).to.match(/^A rebase is in progress in the vault folder/);
+      gitIn(ws.dir, 'rebase', '--abort');
+      await write('b.md', 'after the rebase');
+      expect(log(ws.dir).slice(0, 2)).to.deep.equal(['key:test|Update b.md', 'key:test|Update a.md']);
+      expect(gitIn(ws.dir, 'status', '--porcelain')).to.equal('');
+    });
+
     it('refuses writes while git holds the index lock past the wait, and leaves the lock', async () => {
       writeFileSync(join(ws.dir, '.git/index.lock'), '');
       await expectBusy(/git holds \.git\/index\.lock/);
