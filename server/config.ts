@@ -28,6 +28,8 @@ export interface Config {
   watchTiming: { quietMs: number; stabilityMs: number; idleMs: number };
   /** Quiet time after a commit before the search index is written to disk. */
   indexPersistMs: number;
+  /** How long a write waits for a lock git holds in a vault folder. */
+  gitLockWaitMs: number;
   /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
   trustProxy: TrustProxy;
   logLevel: LogLevel;
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     watch: vars.QUIRE_WATCH,
     watchTiming: { quietMs: vars.QUIRE_WATCH_SETTLE_MS, stabilityMs: vars.QUIRE_WATCH_STABLE_MS, idleMs: vars.QUIRE_WATCH_IDLE_MS },
     indexPersistMs: vars.QUIRE_INDEX_PERSIST_MS,
+    gitLockWaitMs: vars.QUIRE_GIT_LOCK_WAIT_MS,
     trustProxy: vars.QUIRE_TRUST_PROXY ?? false,
     logLevel: vars.QUIRE_LOG_LEVEL,
     ...(llm ? { llm } : {}),

@@ -42,6 +42,7 @@ export function createServices(config: Config, log: Logger = createLogger(config
       watch: config.watch,
       watcher: config.watchTiming,
       persistDelayMs: config.indexPersistMs,
+      lockWaitMs: config.gitLockWaitMs,
       log,
       ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     }),

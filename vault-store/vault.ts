@@ -55,6 +55,11 @@ function indexChanges(changes: { path: string; oid: string | null; content: Uint
   return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length }));
 }
 
+/** Every file of a tree as index entries are made from: path, blob id, numeric mode. */
+async function indexFiles(repo: GitRepo, tree: string): Promise<{ path: string; oid: string; mode: number }[]> {
+  return (await repo.trees.files(tree)).map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) }));
+}
+
 /** Thrown inside the queue when the branch moved between planning and committing: re-plan. */
 class BranchMoved extends Error {}
 
@@ -107,6 +112,8 @@ export class Vault {
       else manifest.set(file.path, { oid: file.oid });
     }
     const index = new GitIndex({ gitdir: repo.gitdir, waitMs: options.lockWaitMs, fileMode: repo.fileSystem.filemode });
+    // A new vault's first files are in the index at once, so `git status` is clean from the start.
+    if (repo.created) await (await index.lock()).rebuild(await indexFiles(repo, tree), repo.dir);
     return new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
   }
 

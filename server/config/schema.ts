@@ -52,7 +52,7 @@ export const envSchema = z.object({
   }),
   QUIRE_PLANS_FILE: variable(z.string(), {
     example: './plans.json',
-    doc: 'JSON file whose entries replace or add plans by name: { "team": { "rest": true, "mcp": true, "limits": { "sync": 600, "read": 600, "write": 120, "expensive": 20 } } }',
+    doc: 'JSON file whose entries replace or add plans by name: { "team": { "rest": true, "mcp": true, "push_mb": 512, "limits": { "sync": 600, "read": 600, "write": 120, "expensive": 20 } } }. limits are requests per minute; push_mb (optional) is the largest git push in MiB, by default the built-in plan\'s of that name (free 16, personal 256, pro 1024), else personal\'s.',
   }),
   QUIRE_MAX_PAGE_BYTES: variable(integer(1024, 64 * 1024 * 1024), {
     default: String(1024 * 1024),
@@ -77,6 +77,10 @@ export const envSchema = z.object({
   QUIRE_WATCH_IDLE_MS: variable(integer(1000, 24 * 60 * 60_000), {
     default: String(DEFAULT_TIMING.watchIdleMs),
     doc: 'A vault nobody used for this long stops being watched (its folder watches are freed); the next use scans it for edits made meanwhile.',
+  }),
+  QUIRE_GIT_LOCK_WAIT_MS: variable(integer(0, 60_000), {
+    default: String(DEFAULT_TIMING.gitLockWaitMs),
+    doc: 'How long a write waits for a lock a git command holds in a vault folder (.git/index.lock, the branch lock) before answering 503 VAULT_BUSY.',
   }),
   QUIRE_INDEX_PERSIST_MS: variable(integer(0, 60 * 60_000), {
     default: String(DEFAULT_TIMING.indexPersistDelayMs),

@@ -16,6 +16,8 @@ export interface VaultRegistryOptions {
   watcher?: WatcherPoolOptions;
   /** Quiet time after a commit before an index is written to disk (QUIRE_INDEX_PERSIST_MS). */
   persistDelayMs?: number;
+  /** How long a write waits for a lock git holds in the folder (QUIRE_GIT_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
   embeddings?: LlmConfig;
   /** Where the vaults' own failures go (a failed commit listener, watcher or index write). */
   log?: Log;
@@ -50,10 +52,11 @@ export class VaultRegistry {
   }
 
   private load(user: string): Promise<Workspace> {
-    const { persistDelayMs, log, embeddings } = this.options;
+    const { persistDelayMs, lockWaitMs, log, embeddings } = this.options;
     return Workspace.open(vaultDir(this.dataDir, user), {
       indexDir: join(this.dataDir, 'index', user),
       persistDelayMs,
+      lockWaitMs,
       log,
       ...(embeddings ? { embeddings: { model: embeddings.model, embed: embedder(embeddings) } } : {}),
     });

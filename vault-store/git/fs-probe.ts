@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import fs, { promises as fsp } from 'node:fs';
+import fs, { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 
@@ -63,6 +63,65 @@ async function foldsCase(file: string): Promise<boolean> {
 }
 
 const KEYS = ['ignorecase', 'symlinks', 'filemode'] as const;
+
+/** The probe as found the first time, kept beside git's config: later opens read it back. */
+const PROBED = 'quire-filesystem.json';
+const probed = new Map<number, Promise<FileSystemProbe>>();
+
+/**
+ * What the file system under the repository can do: probed and written to `core.*` the first
+ * time a repository is opened (new, or made before the probe existed, whose config may be
+ * wrong), then read back from a small file of ours. Probing costs a few file creations and
+ * the config four parses; opening a vault should cost neither.
+ */
+export async function fileSystemOf(gitdir: string): Promise<FileSystemProbe> {
+  try {
+    const { ignorecase, symlinks, filemode } = JSON.parse(readFileSync(join(gitdir, PROBED), 'utf8')) as FileSystemProbe;
+    if ([ignorecase, symlinks, filemode].every((v) => typeof v === 'boolean')) return { ignorecase, symlinks, filemode };
+  } catch {
+    // Not probed yet (or the note is damaged): probe.
+  }
+  const probe = await probeOnce(gitdir);
+  await applyCoreConfig(gitdir, probe);
+  await fsp.writeFile(join(gitdir, PROBED), `${JSON.stringify(probe)}\n`);
+  return probe;
+}
+
+/**
+ * The config of a repository just made by `git init` (isomorphic-git's, which writes fixed
+ * `core.*` values), written whole with the probed ones: one write instead of a parse and a
+ * rewrite per key.
+ */
+export async function writeNewRepoConfig(gitdir: string): Promise<void> {
+  const probe = await probeOnce(gitdir);
+  const config = [
+    '[core]',
+    '\trepositoryformatversion = 0',
+    `\tfilemode = ${probe.filemode}`,
+    '\tbare = false',
+    '\tlogallrefupdates = true',
+    `\tsymlinks = ${probe.symlinks}`,
+    `\tignorecase = ${probe.ignorecase}`,
+    '',
+  ].join('\n');
+  await fsp.writeFile(join(gitdir, 'config'), config);
+  await fsp.writeFile(join(gitdir, PROBED), `${JSON.stringify(probe)}\n`);
+}
+
+/**
+ * One probe per file system (device) per process: a data folder of thousands of vaults
+ * lives on one or two, and each probe costs a few file creations.
+ */
+function probeOnce(gitdir: string): Promise<FileSystemProbe> {
+  const device = statSync(gitdir).dev;
+  let probing = probed.get(device);
+  if (!probing) {
+    probing = probeFileSystem(gitdir);
+    probed.set(device, probing);
+    probing.catch(() => probed.delete(device));
+  }
+  return probing;
+}
 
 /**
  * Sets `core.ignorecase`, `core.symlinks` and `core.filemode` in the repository's config to

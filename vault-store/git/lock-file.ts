@@ -19,7 +19,7 @@ import { QuireError } from '../errors.js';
 
 const fdatasync = promisify(fdatasyncCb);
 
-/** How long a lock held by git is waited for before the vault answers VAULT_BUSY. */
+/** How long a lock held by git is waited for before the vault answers VAULT_BUSY (QUIRE_GIT_LOCK_WAIT_MS by default). */
 export const LOCK_WAIT_MS = 3_000;
 
 /**

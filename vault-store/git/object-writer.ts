@@ -19,17 +19,6 @@ function isIntact(file: Buffer, oid: string): boolean {
   }
 }
 
-/** Creates `path` with `data`; false when something is already there. */
-function createWith(path: string, data: Uint8Array): boolean {
-  try {
-    writeFileSync(path, data, { flag: 'wx' });
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-}
-
 function readIfPresent(path: string): Buffer | undefined {
   try {
     return readFileSync(path);
@@ -41,11 +30,11 @@ function readIfPresent(path: string): Buffer | undefined {
 /**
  * Writes loose objects with node's zlib: isomorphic-git's writeTree/writeBlob spent ~3 ms
  * per object in its compression path, most of a write's latency. Each object is reported to
- * `written`, so the repo fsyncs it before the ref moves. An object already present is checked, not trusted: a crash
- * before that fsync can leave a torn file, which is rewritten instead of being referenced.
- * The file steps are synchronous (the fsync, batched, is not): a write makes a handful of
- * small objects, and as thread-pool round trips their dozen steps queued behind other
- * requests' reads — 15 of a write's 35 ms on a loaded machine, against 1 ms in place.
+ * `written`, so the repo fsyncs it before the ref moves. An object already present is
+ * checked, not trusted: a crash before that fsync can leave a torn file, which is rewritten
+ * instead of being referenced. The file steps are synchronous (the fsync, batched, is not):
+ * a write makes a handful of small objects, and as thread-pool round trips their dozen steps
+ * queued behind other requests' reads on a loaded machine.
  */
 export async function writeObject(gitdir: string, type: ObjectType, body: Uint8Array, written: (path: string) => void): Promise<string> {
   const raw = frame(type, body);
@@ -55,15 +44,11 @@ export async function writeObject(gitdir: string, type: ObjectType, body: Uint8A
   const existing = readIfPresent(path);
   if (existing && isIntact(existing, oid)) return oid;
   mkdirSync(dir, { recursive: true });
-  const data = deflateSync(raw, { level: 1 });
-  // Written in place: nothing refers to this id until the ref moves, after the fsync, so no
-  // reader meets it half-written. A torn one (a crash before the fsync), or one git wrote
-  // meanwhile, is replaced whole through a temp file, so no reader sees a mix.
-  if (existing || !createWith(path, data)) {
-    const tmp = tempNameFor(path);
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  }
+  // Through a temp file renamed into place, as git does: a process killed between creating
+  // and writing a file in place leaves an empty object, which git fsck reports as corrupt.
+  const tmp = tempNameFor(path);
+  writeFileSync(tmp, deflateSync(raw, { level: 1 }));
+  renameSync(tmp, path);
   written(path);
   return oid;
 }

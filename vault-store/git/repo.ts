@@ -3,7 +3,7 @@ import fs, { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { durableFs } from './durable-fs.js';
-import { applyCoreConfig, probeFileSystem, type FileSystemProbe } from './fs-probe.js';
+import { fileSystemOf, writeNewRepoConfig, type FileSystemProbe } from './fs-probe.js';
 import { LockFile, removeOwnStaleLocks } from './lock-file.js';
 import { ObjectReader } from './object-reader.js';
 import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
@@ -47,6 +47,8 @@ export class GitRepo {
   private readonly trackObject: (path: string) => void;
   /** What the file system can do, probed at open (and written to `core.*`). */
   fileSystem: FileSystemProbe = { ignorecase: false, symlinks: true, filemode: true };
+  /** This open made the repository (it has no `.git/index` yet). */
+  created = false;
 
   private constructor(
     readonly dir: string,
@@ -66,10 +68,10 @@ export class GitRepo {
   /**
    * Opens the repo at `dir`, creating it when absent with a first commit of `initialFiles`
    * (written to the folder too). `dir` is resolved once here: the data folder may live behind
-   * a symbolic link, while no link inside the vault is ever followed (see symlinks.ts). Each
-   * open probes the file system as `git init` does and corrects `core.ignorecase`,
+   * a symbolic link, while no link inside the vault is ever followed (see symlinks.ts). The
+   * first open probes the file system as `git init` does and corrects `core.ignorecase`,
    * `core.symlinks` and `core.filemode` when they say otherwise (vaults made before the probe
-   * got isomorphic-git's fixed values).
+   * got isomorphic-git's fixed values); see fileSystemOf.
    */
   static async open(
     dir: string,
@@ -80,6 +82,7 @@ export class GitRepo {
     const repo = new GitRepo(await fsp.realpath(dir), options.lockWaitMs);
     if (!fs.existsSync(repo.gitdir)) {
       await git.init({ fs: repo.fs, dir: repo.dir, defaultBranch: BRANCH });
+      await writeNewRepoConfig(repo.gitdir);
       const files = Object.entries(options.initialFiles ?? {});
       const changes = await Promise.all(files.map(async ([path, text]) => ({ path, oid: await repo.writeBlob(Buffer.from(text)) })));
       const oid = await repo.commit({
@@ -91,9 +94,9 @@ export class GitRepo {
       });
       for (const [path, text] of files) await atomicWriteFile(join(repo.dir, path), text);
       await repo.moveRef(oid, REF);
+      repo.created = true;
     }
-    repo.fileSystem = await probeFileSystem(repo.gitdir);
-    await applyCoreConfig(repo.gitdir, repo.fileSystem);
+    repo.fileSystem = await fileSystemOf(repo.gitdir);
     await removeOwnStaleLocks(repo.gitdir);
     return repo;
   }
