@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { join } from 'node:path';
 import { isQuireError, QuireError } from '../../vault-store/errors.js';
 import type { Workspace } from '../../vault-store/workspace.js';
 import { credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
@@ -9,6 +10,7 @@ import { gitPush } from '../ops/push.js';
 import type { Services } from '../services.js';
 import { gitKey } from './credentials.js';
 import type { CloneTarget, PushTarget } from './router.js';
+import { removeLeftoverSpools } from './spool-body.js';
 
 /** Authenticates a git client with an API key and runs `op` through `invoke` as that key. */
 async function invokeAsGitClient(services: Services, req: Request, op: AnyOperation): Promise<Invocation> {
@@ -27,13 +29,19 @@ export function cloneResolver(services: Services): (req: Request) => Promise<Clo
   };
 }
 
-/** Authenticates a pushing git client (a write key of the owner) and hands over the caller's own vault. */
+/**
+ * Authenticates a pushing git client (a write key of the owner) and hands over the caller's own
+ * vault. Push bodies wait in `<data>/tmp/`; made once at start-up, which also clears what a
+ * crash mid-push left there.
+ */
 export function pushResolver(services: Services): (req: Request) => Promise<PushTarget> {
+  const spoolDir = join(services.config.dataDir, 'tmp');
+  removeLeftoverSpools(spoolDir);
   return async (req) => {
     try {
       const { result, rate } = await invokeAsGitClient(services, req, gitPush as unknown as AnyOperation);
       const { workspace, maxBytes } = result as { workspace: Workspace; maxBytes: number };
-      return { gitdir: workspace.gitdir, maxBytes, rate, exclusive: (receive) => workspace.receivePack(receive) };
+      return { gitdir: workspace.gitdir, maxBytes, spoolDir, rate, exclusive: (receive) => workspace.receivePack(receive) };
     } catch (err) {
       if (isQuireError(err) && err.code === 'INSUFFICIENT_SCOPE') {
         throw new QuireError(

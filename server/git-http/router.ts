@@ -1,5 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { finished } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { isQuireError, QuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from '../http/status.js';
@@ -9,8 +11,8 @@ import { errorFields } from '../log/logger.js';
 import type { Bucket } from '../accounts/plans.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import { pktLine, startUploadPack } from './git-service.js';
-import { readBody } from './read-body.js';
 import { startReceivePack } from './receive-pack.js';
+import { spoolBody, type Spool } from './spool-body.js';
 
 /** What a clone may read: the repository, and the rate-limit state to report. */
 export interface CloneTarget {
@@ -18,10 +20,12 @@ export interface CloneTarget {
   rate?: RateState;
 }
 
-/** What a push may write: the repository, its byte limit, and the vault's write queue to run in. */
+/** What a push may write: the repository, its byte limit, where its body waits, and the vault's write queue to run in. */
 export interface PushTarget extends CloneTarget {
-  /** Largest request body (after gzip) and pack git may receive. */
+  /** Largest request body (after gzip) and pack git may receive: the caller's plan's. */
   maxBytes: number;
+  /** The folder the request body is written to (in a `push-*` folder of its own) until git has read it. */
+  spoolDir: string;
   /** Runs `receive` alone on the vault (`Workspace.receivePack`): may throw VAULT_BUSY. */
   exclusive: <T>(receive: () => Promise<T>) => Promise<T>;
 }
@@ -102,29 +106,13 @@ export function gitHttpRouter(options: GitHttpOptions): Router {
 
   router.post('/vault.git/git-receive-pack', async (req, res) => {
     if (!resolvePush) return void (await serve(req, res, resolve, log, async () => void readOnly(res)));
-    await serve(req, res, resolvePush, log, async ({ gitdir, maxBytes, exclusive }) => {
-      // The whole request first, so the vault's queue is held only while git works, never
-      // while a slow client uploads; refused (413) as soon as it passes the limit.
-      const input = await readBody(gunzipped(req), maxBytes);
-      // The response ends once the workspace has followed the branch (in `exclusive`), so a
-      // read right after `git push` returns sees the pushed pages.
-      let answering = false;
-      await exclusive(async () => {
-        const child = await start(res, () => startReceivePack({ gitBinary, gitdir, advertise: false, maxBytes }));
-        if (!child) return;
-        answering = true;
-        res.status(200).set(NO_CACHE).type('application/x-git-receive-pack-result');
-        // Never killed because the client left: git may be moving the branch or the working
-        // tree. Its input is complete, so it ends on its own.
-        pipeOut(child, res, log, 'receive-pack', true);
-        const timer = setTimeout(() => child.kill('SIGTERM'), RECEIVE_TIMEOUT_MS);
-        child.stdin!.on('error', () => undefined);
-        child.stdin!.end(input);
-        await new Promise((done) => child.once('close', done));
-        clearTimeout(timer);
-      }).finally(() => {
-        if (answering && !res.writableEnded) res.end();
-      });
+    await serve(req, res, resolvePush, log, async ({ gitdir, maxBytes, spoolDir, exclusive }) => {
+      // The whole request first, to a file, so the vault's queue is held only while git works,
+      // never while a slow client uploads, and memory does not grow with the push; refused
+      // (413) as soon as it passes the limit. The file goes once git is done, whatever happened
+      // (spoolBody removes it itself when the upload fails).
+      const spool = await spoolBody(gunzipped(req), maxBytes, spoolDir);
+      await receiveFromFile(res, spool, { gitBinary, gitdir, maxBytes, exclusive, log });
     });
   });
 
@@ -138,8 +126,12 @@ function readOnly(res: Response): void {
   res.status(403).type('text/plain').send(READ_ONLY);
 }
 
+/** The request body, gunzipped when sent so; a client leaving mid-body breaks the gunzipped stream too. */
 function gunzipped(req: Request): NodeJS.ReadableStream {
-  return req.get('Content-Encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+  if (req.get('Content-Encoding') !== 'gzip') return req;
+  const gunzip = createGunzip();
+  finished(req, (err) => err && gunzip.destroy(err));
+  return req.pipe(gunzip);
 }
 
 /** Authenticates, then runs `handle`; QuireErrors become their status with a plain-text message. */
@@ -171,6 +163,47 @@ function sendPlainError(res: Response, err: QuireError): void {
   // A refused body is not read to its end: close the connection rather than drain it.
   if (err.code === 'PAYLOAD_TOO_LARGE') res.set('Connection', 'close');
   res.status(HTTP_STATUS[err.code]).type('text/plain').send(`${err.message}\n`);
+}
+
+/**
+ * Runs receive-pack in the vault's queue on the spooled body, answering with its report, and
+ * deletes the body whatever happens. The response ends once the workspace has followed the
+ * branch (in `exclusive`), so a read right after `git push` returns sees the pushed pages,
+ * and once the file is gone.
+ */
+async function receiveFromFile(
+  res: Response,
+  spool: Spool,
+  target: Pick<PushTarget, 'gitdir' | 'maxBytes' | 'exclusive'> & { gitBinary: string; log: Log },
+): Promise<void> {
+  const { gitBinary, gitdir, maxBytes, exclusive, log } = target;
+  let answering = false;
+  try {
+    await exclusive(async () => {
+      const child = await start(res, () => startReceivePack({ gitBinary, gitdir, advertise: false, maxBytes }));
+      if (!child) return;
+      answering = true;
+      res.status(200).set(NO_CACHE).type('application/x-git-receive-pack-result');
+      // Never killed because the client left: git may be moving the branch or the working
+      // tree. Its input is complete on disk, so it ends on its own; a file that cannot be
+      // read stops it (SIGTERM: git removes its lock files) rather than leave it waiting.
+      pipeOut(child, res, log, 'receive-pack', true);
+      const timer = setTimeout(() => child.kill('SIGTERM'), RECEIVE_TIMEOUT_MS);
+      const file = createReadStream(spool.path);
+      file.on('error', () => child.kill('SIGTERM'));
+      child.stdin!.on('error', () => undefined);
+      file.pipe(child.stdin!);
+      await new Promise((done) => child.once('close', done));
+      clearTimeout(timer);
+      file.destroy();
+    });
+  } finally {
+    try {
+      await spool.remove();
+    } finally {
+      if (answering && !res.writableEnded) res.end();
+    }
+  }
 }
 
 /** The running git, or undefined after answering 501 because git is missing. */

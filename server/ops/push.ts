@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import type { Config } from '../config.js';
+import type { Plan } from '../accounts/plans.js';
+import { checkPlan } from './invoke.js';
 import { defineOp } from './operation.js';
 
 /**
- * The largest push, request body and pack: the largest request body the server already
- * accepts (the REST API's JSON limit, six pages' worth plus 64 KiB; QUIRE_MAX_PAGE_BYTES).
+ * The largest push, request body (after gzip) and pack, in bytes: the caller's plan's
+ * `push_mb`. The body waits on disk, not in memory, so this can be far above the REST limit.
  */
-export function maxPushBytes(config: Config): number {
-  return config.maxPageBytes * 6 + 65536;
+export function maxPushBytes(plan: Plan): number {
+  return Math.floor(plan.push_mb * 1024 * 1024);
 }
 
 /**
@@ -28,5 +29,9 @@ export const gitPush = defineOp({
   rest: null,
   mcp: null,
   restOnly: 'Served by git smart HTTP at /vault.git, not as a JSON route or a tool.',
-  handler: async (ctx) => ({ workspace: ctx.vault, maxBytes: maxPushBytes(ctx.config) }),
+  handler: async (ctx) => {
+    // `invoke` checked the plan already; this hands it over (whoami does the same).
+    const plan = await checkPlan(ctx.services, ctx.credential, ctx.surface);
+    return { workspace: ctx.vault, maxBytes: maxPushBytes(plan) };
+  },
 });

@@ -3,27 +3,15 @@
  * the time from a `git commit` of 100 pages in the folder (HEAD moved) to the new text being
  * searchable, and the same for a `git pull` bringing 1,000 changed pages.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
 import { Workspace } from '../../../vault-store/workspace.js';
 import { round, summarize } from '../fixture.js';
+import { editPages, git } from '../git-edits.js';
 import { gitBenchVault } from '../git-vault.js';
 
 const ROUNDS = 5;
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', ...args], { cwd, stdio: 'ignore' });
-
-/** Appends `word` to `count` pages of `dir` (a different slice each round) and returns one of them. */
-function editPages(dir: string, paths: readonly string[], count: number, round: number, word: string): void {
-  for (let i = 0; i < count; i++) {
-    const path = join(dir, paths[(round * count + i * 7) % paths.length]);
-    writeFileSync(path, `${readFileSync(path, 'utf8')}\n${word}\n`);
-  }
-}
-
 /** Milliseconds from now until `word` is found by search on `ws`. */
 async function untilSearchable(ws: Workspace, word: string, started: number): Promise<number> {
   while (ws.knowledge.search(word).results.length === 0) {
@@ -44,24 +32,24 @@ export default async function () {
   for (let r = 0; r < ROUNDS; r++) {
     const word = `zqxcommit${String.fromCharCode(97 + r)}`;
     editPages(dir, manifest.paths, 100, r, word);
-    git(dir, 'commit', '-qam', `Edit 100 pages (${r})`);
+    await git(dir, 'commit', '-qam', `Edit 100 pages (${r})`);
     commit100.push(await untilSearchable(ws, word, performance.now()));
   }
 
   const clone = `${dir}-clone`;
   rmSync(clone, { recursive: true, force: true });
-  git(dir, 'clone', '-q', dir, clone);
+  await git(dir, 'clone', '-q', dir, clone);
   const pull1000: number[] = [];
   const pullGit: number[] = [];
   for (let r = 0; r < 3; r++) {
     const word = `zqxpull${String.fromCharCode(97 + r)}`;
     editPages(clone, manifest.paths, 1000, r, word);
-    git(clone, 'commit', '-qam', `Edit 1000 pages (${r})`);
+    await git(clone, 'commit', '-qam', `Edit 1000 pages (${r})`);
     const started = performance.now();
-    git(dir, 'pull', '-q', '--ff-only', clone, 'main');
+    await git(dir, 'pull', '-q', '--ff-only', clone, 'main');
     pullGit.push(performance.now() - started);
     pull1000.push(await untilSearchable(ws, word, started));
-    git(clone, 'pull', '-q', '--ff-only', dir, 'main');
+    await git(clone, 'pull', '-q', '--ff-only', dir, 'main');
   }
 
   await watcher.close();

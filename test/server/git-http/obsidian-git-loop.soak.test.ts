@@ -4,12 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
-import { scaled } from '../../helpers/soak.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { gitIn } from '../../helpers/temp-vault.js';
 
 /** How long the two clones and the REST writers run side by side. */
-const RUN_MS = scaled(3_000, 30_000);
+const RUN_MS = 30_000;
 const SHARED = ['shared/a.md', 'shared/b.md', 'shared/c.md'];
 
 // Async: the server answering the clone runs in this very process.
