@@ -97,6 +97,7 @@ export class GitRepo {
       repo.created = true;
     }
     repo.fileSystem = await fileSystemOf(repo.gitdir);
+    await excludeTempFiles(repo.gitdir);
     await removeOwnStaleLocks(repo.gitdir);
     return repo;
   }
@@ -193,6 +194,22 @@ export class GitRepo {
     }
     return false;
   }
+}
+
+/** The names of our temp files (`tempNameFor`), for git to ignore while one exists. */
+const TEMP_PATTERN = '.*.quire-tmp-*';
+
+/**
+ * Adds our temp files' pattern to `.git/info/exclude`, so that `git status` run while the
+ * server is writing a file (or after a crash left one) does not list it as untracked.
+ */
+async function excludeTempFiles(gitdir: string): Promise<void> {
+  const file = join(gitdir, 'info', 'exclude');
+  const text = await fsp.readFile(file, 'utf8').catch(() => '');
+  if (text.split('\n').includes(TEMP_PATTERN)) return;
+  await fsp.mkdir(join(gitdir, 'info'), { recursive: true });
+  const line = `# Quire's temp files while it writes a page\n${TEMP_PATTERN}\n`;
+  await fsp.appendFile(file, text === '' || text.endsWith('\n') ? line : `\n${line}`);
 }
 
 export { hashBlob } from './hash-blob.js';

@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFileUnder } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
 import { normalizeFilePath, normalizePagePath } from '../paths.js';
 import { symlinkOnPath } from '../symlinks.js';
@@ -40,12 +41,18 @@ export function invalidPathReason(path: string): string | undefined {
  * `.git` and our temp files always are. A path at or beneath a symbolic link stands for
  * nothing: the link goes to `onSymlink`.
  */
-async function affectedFiles(vault: Vault, roots: readonly string[], ignore: PathFilter, onSymlink?: OnSymlink): Promise<Set<string>> {
+async function affectedFiles(
+  vault: Vault,
+  roots: readonly string[],
+  ignore: PathFilter,
+  onSymlink?: OnSymlink,
+  onTempFile?: (path: string) => void,
+): Promise<Set<string>> {
   const files = new Set<string>();
   const beneath: string[] = [];
   for (const root of roots) {
     if (root === '') {
-      for (const path of await listWorkingFiles(vault.dir, '', onSymlink, ignore)) files.add(path);
+      for (const path of await listWorkingFiles(vault.dir, '', onSymlink, ignore, onTempFile)) files.add(path);
       beneath.push('');
       continue;
     }
@@ -113,11 +120,15 @@ export function commitExternalEdits(
   return vault.exclusive(async () => {
     const ignore = await rulesFor(vault, roots, options);
     const valid: string[] = [];
-    for (const path of await affectedFiles(vault, roots, ignore, onSymlink)) {
+    // Inside the queue no write of ours is under way, so a temp file of ours is a crash's
+    // leftover (git status would list it): a full scan removes them.
+    const leftovers: string[] = [];
+    for (const path of await affectedFiles(vault, roots, ignore, onSymlink, (temp) => leftovers.push(temp))) {
       const reason = invalidPathReason(path);
       if (reason === undefined) valid.push(path);
       else options.onSkip?.(path, reason);
     }
+    for (const temp of leftovers) await replaceFileUnder(vault.dir, temp, null).catch(() => undefined);
     return vault.reconcile(valid, onSymlink);
   });
 }

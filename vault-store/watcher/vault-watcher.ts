@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { isQuireError } from '../errors.js';
 import { silentLog, type Log } from '../log.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { Vault } from '../vault.js';
@@ -226,7 +227,11 @@ export class VaultWatcher {
   private recordError(err: unknown): void {
     const message = (err as Error).message ?? String(err);
     // A failed commit is retried every few seconds: log when the failure starts or changes.
-    if (message !== this.lastError?.message) this.log.warn({ vault: this.vault.dir, err: message }, 'watching a vault folder failed');
+    // A folder busy with a git operation (a rebase, a held lock) is no failure: its edits wait.
+    if (message !== this.lastError?.message) {
+      const busy = isQuireError(err) && err.code === 'VAULT_BUSY';
+      this.log.warn({ vault: this.vault.dir, err: message }, busy ? 'vault folder busy: its edits wait' : 'watching a vault folder failed');
+    }
     this.lastError = { message, at: new Date().toISOString() };
   }
 }

@@ -44,18 +44,29 @@ export type OnSymlink = (path: string) => void;
 /**
  * Regular files under `root`/`sub`, vault-relative with "/" separators. `.git`, our temp
  * files and what `ignore` ignores (files, and folders with all beneath them) are skipped;
- * symbolic links are reported to `onSymlink` and neither read nor descended into. Tracked
+ * symbolic links are reported to `onSymlink` and neither read nor descended into, our temp
+ * files to `onTempFile`. Tracked
  * files among the ignored are the caller's to add (from the manifest). The caller checks
  * that `sub` itself lies beneath no link.
  */
-export async function listWorkingFiles(root: string, sub = '', onSymlink?: OnSymlink, ignore?: PathFilter): Promise<string[]> {
+export async function listWorkingFiles(
+  root: string,
+  sub = '',
+  onSymlink?: OnSymlink,
+  ignore?: PathFilter,
+  onTempFile?: (path: string) => void,
+): Promise<string[]> {
   const found: string[] = [];
   const walk = async (rel: string): Promise<void> => {
     const entries = await fsp.readdir(join(root, rel), { withFileTypes: true }).catch(() => []);
     const folders: Promise<void>[] = [];
     for (const entry of entries) {
-      if (entry.name === '.git' || TEMP_NAME.test(entry.name)) continue;
+      if (entry.name === '.git') continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (TEMP_NAME.test(entry.name)) {
+        if (entry.isFile()) onTempFile?.(path);
+        continue;
+      }
       if (entry.isSymbolicLink()) {
         if (!ignore?.ignores(path)) onSymlink?.(path);
       } else if (ignore?.ignores(path, entry.isDirectory())) continue;

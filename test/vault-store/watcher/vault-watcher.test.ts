@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
@@ -121,13 +121,16 @@ describe('VaultWatcher', () => {
     await watcher.close();
     put('a.md', '# A edited while stopped\n');
     put('offline.md', '# Written offline\n');
+    put('notes/.b.md.quire-tmp-0123456789ab', '# a write a crash cut short\n');
     const reopened = await Vault.open(t.dir);
 
     watcher = await VaultWatcher.start(reopened, OPTIONS);
 
     expect(historyOf(t.dir)[0]).to.equal('external|External edits to 2 files');
     expect(gitIn(t.dir, 'show', 'HEAD:offline.md')).to.equal('# Written offline\n');
+    expect(existsSync(join(t.dir, 'notes/.b.md.quire-tmp-0123456789ab')), 'a leftover temp file is removed').to.equal(false);
     gitIn(t.dir, 'fsck', '--strict');
+    expect(gitIn(t.dir, 'status', '--porcelain')).to.equal('');
   });
 
   it('waits for a file still being written to settle', async () => {
