@@ -229,11 +229,17 @@ describe('git index file', () => {
     isClean(dir);
   });
 
-  it('waits for a lock git holds and writes once it is released', async () => {
+  /** A repo with a server commit whose index update is pending, and index.lock held by "git". */
+  const withHeldLock = async () => {
     const dir = copyOfSeed();
     const changes = await serverCommit(dir, { 'w.md': 'w' });
     const lock = join(dir, '.git/index.lock');
     writeFileSync(lock, 'git');
+    return { dir, changes, lock };
+  };
+
+  it('waits for a lock git holds and writes once it is released', async () => {
+    const { dir, changes, lock } = await withHeldLock();
     const started = Date.now();
     setTimeout(() => rmSync(lock, { force: true }), 40);
     await new GitIndex({ gitdir: join(dir, '.git'), waitMs: 1000 }).update(changes, dir);
@@ -242,10 +248,7 @@ describe('git index file', () => {
   });
 
   it('throws VAULT_BUSY and leaves the foreign lock in place when git keeps holding index.lock', async () => {
-    const dir = copyOfSeed();
-    const changes = await serverCommit(dir, { 'w.md': 'w' });
-    const lock = join(dir, '.git/index.lock');
-    writeFileSync(lock, 'git');
+    const { dir, changes, lock } = await withHeldLock();
     const before = readFileSync(join(dir, '.git/index'));
     const err = await new GitIndex({ gitdir: join(dir, '.git'), waitMs: 30 }).update(changes, dir).catch((e: unknown) => e);
     expect(isQuireError(err) && err.code).to.equal('VAULT_BUSY');

@@ -5,7 +5,7 @@ import { Vault, type CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
-import { historyOf, waitFor } from './helpers.js';
+import { historyOf, recordCommits, waitFor } from './helpers.js';
 
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
 
@@ -19,10 +19,7 @@ describe('VaultWatcher', () => {
 
   beforeEach(async () => {
     t = await tempVault({ 'a.md': '# A\n', 'notes/b.md': '# B\n' });
-    events = [];
-    t.vault.onCommit((event) => {
-      events.push(event);
-    });
+    events = recordCommits(t.vault);
   });
   afterEach(async () => {
     await watcher?.close();

@@ -7,7 +7,7 @@ import { commitExternalEdits } from '../../../vault-store/watcher/external-edits
 import { VaultWatcher } from '../../../vault-store/watcher/vault-watcher.js';
 import { DEFAULT_GITIGNORE, IgnoreRules } from '../../../vault-store/worktree/ignore-rules.js';
 import { gitIn, tempVault } from '../../helpers/temp-vault.js';
-import { waitFor } from '../watcher/helpers.js';
+import { recordCommits, waitFor } from '../watcher/helpers.js';
 
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
 
@@ -202,12 +202,7 @@ describe('IgnoreRules', () => {
   describe('in the watcher', () => {
     let watcher: VaultWatcher | undefined;
     let events: CommitEvent[];
-    beforeEach(() => {
-      events = [];
-      t.vault.onCommit((event) => {
-        events.push(event);
-      });
-    });
+    beforeEach(() => void (events = recordCommits(t.vault)));
     afterEach(async () => {
       await watcher?.close();
       watcher = undefined;
