@@ -11,6 +11,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { sendPage } from '../web/page.js';
 import { errorPage, refusedRequestPage } from './pages.js';
+import { checkRedirectUri } from './redirect-uris.js';
 
 type Params = Record<string, unknown>;
 
@@ -21,14 +22,19 @@ function single(params: Params, name: string): string | undefined {
   throw new InvalidRequestError(`${name} was given more than once`);
 }
 
+/** The registered URI to return to, checked again: the rules may have tightened since registration. */
 function redirectUriFor(client: OAuthClientInformationFull, requested: string | undefined): string {
-  if (requested === undefined) {
-    if (client.redirect_uris.length === 1) return client.redirect_uris[0];
+  if (requested === undefined && client.redirect_uris.length !== 1)
     throw new InvalidRequestError('redirect_uri is required: this client registered several');
-  }
-  if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, registered)))
+  const uri = requested ?? client.redirect_uris[0];
+  if (requested !== undefined && !client.redirect_uris.some((registered) => redirectUriMatches(requested, registered)))
     throw new InvalidRequestError('redirect_uri is not registered for this client');
-  return requested;
+  try {
+    checkRedirectUri(uri);
+  } catch (error) {
+    throw new InvalidRequestError((error as Error).message);
+  }
+  return uri;
 }
 
 /** Everything the SDK's handler checked, with the same errors; scope and resource are the provider's. */

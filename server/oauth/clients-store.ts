@@ -2,23 +2,10 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Store } from '../store/store.js';
+import { checkRedirectUri } from './redirect-uris.js';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_REDIRECT_URIS = 10;
 const MAX_NAME = 100;
-
-/** https anywhere, http only back to this machine (RFC 8252 §7.3); never a fragment. */
-function checkRedirectUri(uri: string): void {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    throw new CustomOAuthError('invalid_redirect_uri', `Not a URL: ${uri}`);
-  }
-  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
-  if (!allowed) throw new CustomOAuthError('invalid_redirect_uri', `Redirect URIs must use https, or http on a loopback address: ${uri}`);
-  if (url.hash) throw new CustomOAuthError('invalid_redirect_uri', `Redirect URIs may not have a fragment: ${uri}`);
-}
 
 /** A client name is shown to the user on the consent page: plain, short, printable. */
 function clientName(name: string | undefined): string {

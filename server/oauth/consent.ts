@@ -8,6 +8,7 @@ import { authorizationResponse } from './authorization-response.js';
 import type { OAuthGrants } from './grants-store.js';
 import { consentPage, errorPage, signInPage, type RequestView } from './pages.js';
 import { PendingAuthorizations, type PendingAuthorization } from './pending.js';
+import { opensApp } from './redirect-uris.js';
 import { audienceFor, parseScopes } from './scopes.js';
 
 const COOKIE_PATH = '/oauth/authorize';
@@ -154,6 +155,7 @@ export class ConsentFlow {
       csrf: pending.csrf,
       clientName: pending.client_name,
       redirectHost: new URL(pending.redirect_uri).host,
+      ...(opensApp(pending.redirect_uri) ? { appRedirect: pending.redirect_uri } : {}),
     };
   }
 }

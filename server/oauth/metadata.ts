@@ -1,7 +1,7 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_SCOPES } from '../auth/credential.js';
 import type { Config } from '../config.js';
-import { DEFAULT_SCOPES } from './scopes.js';
+import { DEFAULT_SCOPES, OFFLINE_ACCESS } from './scopes.js';
 
 /**
  * The issuer is the base URL exactly as configured (no trailing slash): the same string in
@@ -20,7 +20,7 @@ export function authorizationServerMetadata(config: Config): OAuthMetadata & { a
     token_endpoint: `${issuer}/oauth/token`,
     registration_endpoint: `${issuer}/oauth/register`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
-    scopes_supported: [...MCP_SCOPES],
+    scopes_supported: [...MCP_SCOPES, OFFLINE_ACCESS],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -18,6 +18,12 @@ export interface RequestView {
   csrf: string;
   clientName: string;
   redirectHost: string;
+  /** The whole redirect URI when it opens a native app (`cursor://…`): shown in full. */
+  appRedirect?: string;
+}
+
+function returningTo(view: RequestView): SafeHtml {
+  return view.appRedirect ? html`opening the app at ${view.appRedirect}` : html`returning to ${view.redirectHost}`;
 }
 
 function hidden(view: RequestView): SafeHtml {
@@ -30,7 +36,7 @@ export function signInPage(view: RequestView & { error?: string; username?: stri
     html`
 <p class="muted small">Quire</p>
 <h1>Sign in to connect ${view.clientName}</h1>
-<p class="muted">${view.clientName} (returning to ${view.redirectHost}) wants to use your Quire vault.</p>
+<p class="muted">${view.clientName} (${returningTo(view)}) wants to use your Quire vault.</p>
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="${view.action}">
 ${hidden(view)}
@@ -52,7 +58,8 @@ export function consentPage(view: RequestView & { user: string; scopes: readonly
     'Allow access',
     html`
 <h1>Allow ${view.clientName} to use your vault?</h1>
-<p>Signed in as <strong>${view.user}</strong>. After you decide, you return to <strong>${view.redirectHost}</strong>.</p>
+<p>Signed in as <strong>${view.user}</strong>.${view.appRedirect ? '' : html` After you decide, you return to <strong>${view.redirectHost}</strong>.`}</p>
+${view.appRedirect ? html`<p class="warning">After you approve, this will open the app at <strong><code>${view.appRedirect}</code></strong>.</p>` : ''}
 <form method="post" action="${view.action}">
 ${hidden(view)}
 <fieldset><legend>${view.clientName} asks to:</legend>

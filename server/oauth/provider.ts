@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import type { OAuthClients } from './clients-store.js';
 import type { ConsentFlow } from './consent.js';
 import type { OAuthGrants } from './grants-store.js';
-import { audienceFor } from './scopes.js';
+import { audienceFor, refreshScopes } from './scopes.js';
 
 /**
  * The port between the OAuth handlers and our storage. The handlers check client ids,
@@ -46,7 +46,7 @@ export class QuireOAuthProvider implements OAuthServerProvider {
   }
 
   exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    return this.grants.refresh(client.client_id, refreshToken, scopes, audienceFor(resource, this.services.config.baseUrl));
+    return this.grants.refresh(client.client_id, refreshToken, refreshScopes(scopes), audienceFor(resource, this.services.config.baseUrl));
   }
 
   /** An access token as the `Credential` every operation understands (`extra.credential`). */

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { authorizeHandler } from './authorize.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import type { OAuthServer } from './oauth-server.js';
+import { redirectUrisChecked } from './redirect-uris.js';
 
 /**
  * The SDK's handlers, each mounted at our own path (its `mcpAuthRouter` would put them at
@@ -19,7 +20,13 @@ export function oauthRouter(config: Config, oauth: OAuthServer): Router {
   router.use('/.well-known/oauth-protected-resource/mcp', metadataHandler(protectedResourceMetadata(config, `${config.baseUrl}/mcp`)));
   router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResourceMetadata(config, config.baseUrl)));
   // 20 registrations per hour per address (the SDK's default), stated so it is visible here.
-  router.use('/oauth/register', clientRegistrationHandler({ clientsStore: oauth.clients, rateLimit: { windowMs: 60 * 60_000, max: 20 } }));
+  // Redirect URIs are checked first, so a refusal names the URI (the SDK's parser skips a parsed body).
+  router.use(
+    '/oauth/register',
+    express.json(),
+    redirectUrisChecked,
+    clientRegistrationHandler({ clientsStore: oauth.clients, rateLimit: { windowMs: 60 * 60_000, max: 20 } }),
+  );
   // The sign-in and consent forms, then the endpoint itself.
   router.use('/oauth/authorize', oauth.consent.router());
   router.use('/oauth/authorize', authorizeHandler(oauth.provider));

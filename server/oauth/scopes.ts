@@ -12,17 +12,38 @@ export const SCOPE_TEXT: Record<McpScope, string> = {
 /** What a client gets offered when it asks for no scope in particular. */
 export const DEFAULT_SCOPES: McpScope[] = ['mcp:read', 'mcp:capture', 'mcp:write'];
 
+/** Accepted and granted by default: every grant gets a refresh token (see docs/mcp.md). */
+export const OFFLINE_ACCESS = 'offline_access';
+
+/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
 function isMcpScope(scope: string): scope is McpScope {
   return (MCP_SCOPES as readonly string[]).includes(scope);
 }
 
-/** Requested scopes, deduplicated; an unknown one fails the whole request (RFC 6749 §4.1.2.1). */
+/** The known scopes among those requested, deduplicated; a malformed one fails the request. */
+function knownScopes(requested: readonly string[]): McpScope[] {
+  const scopes = [...new Set(requested.filter((s) => s !== ''))];
+  const malformed = scopes.find((s) => !SCOPE_TOKEN.test(s));
+  if (malformed !== undefined) throw new InvalidScopeError(`Malformed scope: ${JSON.stringify(malformed)}`);
+  return scopes.filter(isMcpScope);
+}
+
+/**
+ * Requested scopes at authorize. Unknown ones (`openid`, `offline_access`, …) are ignored, as
+ * RFC 6749 §3.3 allows; the token response's `scope` then says what was granted. No known
+ * scope at all is treated like no scope: the defaults, which the user can untick.
+ */
 export function parseScopes(requested: readonly string[] | undefined): McpScope[] {
-  const scopes = [...new Set((requested ?? []).filter((s) => s !== ''))];
-  if (scopes.length === 0) return DEFAULT_SCOPES;
-  const unknown = scopes.filter((s) => !isMcpScope(s));
-  if (unknown.length) throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ')}`);
-  return scopes as McpScope[];
+  const known = knownScopes(requested ?? []);
+  return known.length ? known : DEFAULT_SCOPES;
+}
+
+/** Scopes asked for at a refresh: the known ones, or undefined (keep the grant's) when none is. */
+export function refreshScopes(requested: readonly string[] | undefined): McpScope[] | undefined {
+  const known = knownScopes(requested ?? []);
+  return known.length ? known : undefined;
 }
 
 /**

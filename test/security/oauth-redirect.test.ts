@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { approveInBrowser, authorizeUrl, newClientId, pkce, refusalPage, userWithPassword } from '../server/oauth/flow.js';
+import { approveInBrowser, authorizeUrl, newClientId, pkce, refusalPage, registerClient, userWithPassword } from '../server/oauth/flow.js';
 
 const EVIL = 'https://evil.example/cb';
 
@@ -26,7 +26,7 @@ describe('attack: the authorization endpoint as an open redirector', function ()
   const open = (url: URL) => fetch(url, { redirect: 'manual' });
 
   const refusals: [string, Record<string, string | undefined>, string][] = [
-    ['an unknown scope', { scope: 'mcp:read admin' }, 'invalid_scope'],
+    ['a malformed scope', { scope: 'mcp:read "admin"' }, 'invalid_scope'],
     ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request'],
     ['plain PKCE', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['an unsupported response type', { response_type: 'token' }, 'unsupported_response_type'],
@@ -44,7 +44,7 @@ describe('attack: the authorization endpoint as an open redirector', function ()
   }
 
   it('uses the only registered redirect URI when none is given, and still refuses on a page', async () => {
-    expect(await refusalPage(await open(link({ redirect_uri: undefined, scope: 'admin' })))).to.equal('invalid_scope');
+    expect(await refusalPage(await open(link({ redirect_uri: undefined, scope: '"admin"' })))).to.equal('invalid_scope');
   });
 
   it('refuses a parameter given twice on a page', async () => {
@@ -54,7 +54,7 @@ describe('attack: the authorization endpoint as an open redirector', function ()
   });
 
   it('refuses the same way when the request is POSTed', async () => {
-    const url = link({ scope: 'admin' });
+    const url = link({ scope: '"admin"' });
     const res = await fetch(`${url.origin}${url.pathname}`, {
       method: 'POST',
       redirect: 'manual',
@@ -77,5 +77,54 @@ describe('attack: the authorization endpoint as an open redirector', function ()
     expect(back.searchParams.get('error')).to.equal('access_denied');
     expect(back.searchParams.get('state')).to.equal('state-1');
     expect(back.searchParams.get('iss')).to.equal(server.url);
+  });
+});
+
+/**
+ * Registration is open to anyone, so a redirect URI is where a stolen code would go: only
+ * https, loopback http and native apps' private-use schemes, each an exact string.
+ */
+describe('attack: registering a redirect URI that runs code, reads files or leaves the machine', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.stop());
+
+  async function refusal(uris: string[]): Promise<{ error: string; error_description: string }> {
+    const res = await registerClient(server, { redirect_uris: uris });
+    expect(res.status, uris.join(' ')).to.equal(400);
+    return res.json();
+  }
+
+  const bad = [
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'file:///etc/passwd',
+    'vbscript:msgbox(1)',
+    'about:blank',
+    'blob:https://a.example/0b2c',
+    'ftp://a.example/cb',
+    'wss://a.example/cb',
+    'http://evil.example/cb',
+    'https://a.example/cb#frag',
+    'https://*.example/cb',
+    'https://user:pw@a.example/cb',
+    'cb',
+    '/oauth/callback',
+  ];
+  for (const uri of bad) {
+    it(`refuses ${uri} with invalid_redirect_uri, naming it`, async () => {
+      const body = await refusal([uri]);
+      expect(body.error).to.equal('invalid_redirect_uri');
+      expect(body.error_description).to.include(`${JSON.stringify(uri)} is not allowed: `);
+    });
+  }
+
+  it('refuses a registration where one URI of several is bad, naming that one', async () => {
+    const body = await refusal(['cursor://anysphere.cursor-mcp/oauth/callback', 'https://a.example/cb', 'javascript:alert(1)']);
+    expect(body.error).to.equal('invalid_redirect_uri');
+    expect(body.error_description).to.match(/^"javascript:alert\(1\)" is not allowed: /);
+    expect(body.error_description).to.not.include('cursor://');
   });
 });

@@ -145,17 +145,19 @@ export interface Connected {
   scope: string;
   code: string;
   verifier: string;
+  /** Where consent sent the browser back to, code included. */
+  back: URL;
 }
 
 /** The whole authorization-code flow by hand: register, authorize, consent, exchange. */
 export async function connectApp(
   server: TestServer,
-  opts: { scope?: string; approval?: Approval; clientId?: string } = {},
+  opts: { scope?: string; approval?: Approval; clientId?: string; redirectUri?: string } = {},
 ): Promise<Connected> {
   const clientId = opts.clientId ?? (await newClientId(server));
   const { verifier, challenge } = pkce();
   const back = await approveInBrowser(
-    authorizeUrl(server, { client_id: clientId, code_challenge: challenge, scope: opts.scope }),
+    authorizeUrl(server, { client_id: clientId, code_challenge: challenge, scope: opts.scope, redirect_uri: opts.redirectUri ?? REDIRECT }),
     opts.approval,
   );
   const code = back.searchParams.get('code');
@@ -165,8 +167,8 @@ export async function connectApp(
     client_id: clientId,
     code,
     code_verifier: verifier,
-    redirect_uri: REDIRECT,
+    redirect_uri: opts.redirectUri ?? REDIRECT,
   });
   if (res.status !== 200) throw new Error(`token answered ${res.status}: ${await res.text()}`);
-  return { clientId, code, verifier, ...(await res.json()) };
+  return { clientId, code, verifier, back, ...(await res.json()) };
 }

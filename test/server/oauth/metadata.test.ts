@@ -23,7 +23,7 @@ describe('OAuth metadata and registration', () => {
       revocation_endpoint: `${server.url}/oauth/revoke`,
     });
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
-    expect(as.scopes_supported).to.have.members(['mcp:read', 'mcp:capture', 'mcp:write', 'mcp']);
+    expect(as.scopes_supported).to.have.members(['mcp:read', 'mcp:capture', 'mcp:write', 'mcp', 'offline_access']);
     const mcp = await json(server, '/.well-known/oauth-protected-resource/mcp');
     expect(mcp).to.deep.include({ resource: `${server.url}/mcp`, authorization_servers: [server.url] });
     const root = await json(server, '/.well-known/oauth-protected-resource');
