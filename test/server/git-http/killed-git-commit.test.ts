@@ -24,7 +24,6 @@ describe('crash: a git commit killed while its editor is open', function () {
       201,
     );
     const vault = (await server.services.vaults.get('bob')).dir;
-    const before = gitIn(vault, 'rev-parse', 'main').trim();
 
     // The edit, then at once `git commit -a`, whose editor never returns: git holds .git/index.lock.
     // --allow-empty: should the watcher commit the edit first, git still opens its editor.
@@ -54,6 +53,8 @@ describe('crash: a git commit killed while its editor is open', function () {
     process.kill(-group, 'SIGKILL');
     await gone;
     expect(existsSync(lock), 'git killed mid-commit leaves its index.lock').to.equal(true);
+    // Read once git held the lock: the watcher may have committed the edit just before that.
+    const before = gitIn(vault, 'rev-parse', 'main').trim();
 
     const t0 = Date.now();
     const busy = await server.api('/vault/page', { method: 'POST', key, json: { path: 'notes/b.md', content: 'blocked\n' } });
