@@ -6,16 +6,17 @@ import { BRANCH_REF, GitRepo, hashBlob, type BranchLock, type Signature } from '
 import { GitIndex, type IndexChange, type IndexLock } from './git/index-file.js';
 import { IndexFileError } from './git/index-format.js';
 import { busyState } from './git/repo-state.js';
-import { diffAllFiles } from './history/tree-diff.js';
 import { silentLog, type Log } from './log.js';
 import { SYMLINK_MODE } from './git/tree-parse.js';
 import { Manifest } from './manifest.js';
+import { followTree, type ChangedFile } from './manifest-follow.js';
 import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
 import { DEFAULT_GITIGNORE, IgnoreRules } from './worktree/ignore-rules.js';
 import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
 import { WriteQueue } from './write-queue.js';
 
 export type { FileChange } from './worktree/working-files.js';
+export type { ChangedFile } from './manifest-follow.js';
 
 /** Who a commit is for: the author line plus trailers naming key, agent, etc. */
 export interface Author extends Signature {
@@ -28,14 +29,6 @@ export const EXTERNAL_AUTHOR: Author = {
   email: 'external@quire.invalid',
   trailers: { 'Quire-Actor': 'external' },
 };
-
-export interface ChangedFile {
-  path: string;
-  op: 'add' | 'modify' | 'delete';
-  /** Blob id after the commit (null when deleted). */
-  oid: string | null;
-  previous: string | null;
-}
 
 export interface CommitEvent {
   commit: string;
@@ -353,22 +346,9 @@ export class Vault {
     const head = await this.repo.head();
     if (head === this.headOid) return;
     const parent = this.headOid;
-    const [before, after] = await Promise.all([this.repo.objects.commit(parent), this.repo.objects.commit(head)]);
-    const at = new Date(after.author.timestamp * 1000);
-    const changes: ChangedFile[] = [];
-    for (const change of await diffAllFiles(this.repo.trees, before.tree, after.tree)) {
-      const previous = this.manifest.get(change.path)?.oid ?? null;
-      const link = change.hash !== null && change.mode === SYMLINK_MODE;
-      if (change.hash === null || link) this.manifest.delete(change.path);
-      else this.manifest.set(change.path, { oid: change.hash, updatedAt: at });
-      if (link) this.manifest.addLink(change.path);
-      else if (change.mode === SYMLINK_MODE) this.manifest.deleteLink(change.path);
-      const oid = link ? null : change.hash;
-      if (oid !== previous)
-        changes.push({ path: change.path, op: oid === null ? 'delete' : previous === null ? 'add' : 'modify', oid, previous });
-    }
+    const { changes, at, author } = await followTree(this.repo, this.manifest, parent, head);
     this.headOid = head;
-    await this.notify({ commit: head, parent, at, author: { name: after.author.name, email: after.author.email }, changes });
+    await this.notify({ commit: head, parent, at, author, changes });
   }
 
   private async notify(event: CommitEvent): Promise<void> {

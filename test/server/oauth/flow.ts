@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestServer } from '../../helpers/test-server.js';
+import { LIST_TOOLS, rpc } from '../mcp/mcp-client.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'correct horse battery';
@@ -171,4 +172,9 @@ export async function connectApp(
   });
   if (res.status !== 200) throw new Error(`token answered ${res.status}: ${await res.text()}`);
   return { clientId, code, verifier, back, ...(await res.json()) };
+}
+
+/** tools/list on /mcp with a bearer token: the proof that a token works. */
+export function listTools(server: TestServer, token: string): Promise<Response> {
+  return rpc(server.url, LIST_TOOLS, { authorization: `Bearer ${token}` });
 }

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { LIST_TOOLS, rpc } from '../mcp/mcp-client.js';
-import { Browser, PASSWORD, authorizeUrl, connectApp, newClientId, pkce, readForm, userWithPassword } from './flow.js';
+import { Browser, PASSWORD, authorizeUrl, connectApp, listTools, newClientId, pkce, readForm, userWithPassword } from './flow.js';
 
 const CURSOR = 'cursor://anysphere.cursor-mcp/oauth/callback';
 const CURSOR_URIS = [CURSOR, 'https://cursor.com/oauth/callback', 'http://127.0.0.1:5173/callback'];
@@ -15,14 +14,12 @@ describe('OAuth for native apps (private-use schemes and loopback redirects)', (
   });
   after(() => server.stop());
 
-  const listTools = (token: string) => rpc(server.url, LIST_TOOLS, { authorization: `Bearer ${token}` });
-
   it("registers Cursor's three redirect URIs and completes the flow through cursor://", async () => {
     const clientId = await newClientId(server, { client_name: 'Cursor', redirect_uris: CURSOR_URIS });
     const app = await connectApp(server, { clientId, redirectUri: CURSOR });
     expect(app.back.href.startsWith(`${CURSOR}?code=`), app.back.href).to.equal(true);
     expect(app.back.searchParams.get('iss')).to.equal(server.url);
-    expect((await listTools(app.access_token)).status).to.equal(200);
+    expect((await listTools(server, app.access_token)).status).to.equal(200);
   });
 
   const others: [string, string][] = [
@@ -36,7 +33,7 @@ describe('OAuth for native apps (private-use schemes and loopback redirects)', (
       const clientId = await newClientId(server, { redirect_uris: [uri] });
       const app = await connectApp(server, { clientId, redirectUri: uri });
       expect(app.back.href.startsWith(`${uri}?code=`), app.back.href).to.equal(true);
-      expect((await listTools(app.access_token)).status).to.equal(200);
+      expect((await listTools(server, app.access_token)).status).to.equal(200);
     });
   }
 

@@ -6,6 +6,7 @@ import {
   approveInBrowser,
   authorizeUrl,
   connectApp,
+  listTools,
   newClientId,
   pkce,
   refusalPage,
@@ -27,8 +28,6 @@ describe('OAuth refusals', () => {
   });
   after(() => server.stop());
 
-  const listTools = (token: string) => rpc(server.url, LIST_TOOLS, { authorization: `Bearer ${token}` });
-
   it('refuses a wrong code verifier with invalid_grant', async () => {
     const clientId = await newClientId(server);
     const { challenge } = pkce();
@@ -44,7 +43,7 @@ describe('OAuth refusals', () => {
 
   it('refuses a reused code and revokes the tokens it produced', async () => {
     const app = await connectApp(server);
-    expect((await listTools(app.access_token)).status).to.equal(200);
+    expect((await listTools(server, app.access_token)).status).to.equal(200);
     const again = await tokenRequest(server, {
       grant_type: 'authorization_code',
       client_id: app.clientId,
@@ -52,7 +51,7 @@ describe('OAuth refusals', () => {
       code_verifier: app.verifier,
     });
     expect(await oauthError(again)).to.equal('invalid_grant');
-    expect((await listTools(app.access_token)).status).to.equal(401);
+    expect((await listTools(server, app.access_token)).status).to.equal(401);
     const refresh = await tokenRequest(server, { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refresh_token });
     expect(await oauthError(refresh)).to.equal('invalid_grant');
   });
@@ -63,10 +62,10 @@ describe('OAuth refusals', () => {
     expect(first.status).to.equal(200);
     const rotated = await first.json();
     expect(rotated.refresh_token).to.not.equal(app.refresh_token);
-    expect((await listTools(rotated.access_token)).status).to.equal(200);
+    expect((await listTools(server, rotated.access_token)).status).to.equal(200);
     const replay = await tokenRequest(server, { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refresh_token });
     expect(await oauthError(replay)).to.equal('invalid_grant');
-    expect((await listTools(rotated.access_token)).status).to.equal(401);
+    expect((await listTools(server, rotated.access_token)).status).to.equal(401);
     const next = await tokenRequest(server, { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: rotated.refresh_token });
     expect(await oauthError(next)).to.equal('invalid_grant');
   });
@@ -92,7 +91,7 @@ describe('OAuth refusals', () => {
 
   it('defaults a missing resource to the MCP endpoint: the token works there', async () => {
     const app = await connectApp(server);
-    expect((await listTools(app.access_token)).status).to.equal(200);
+    expect((await listTools(server, app.access_token)).status).to.equal(200);
   });
 
   // The endpoint's other refusals, and that none of them redirects: test/security/oauth-redirect.test.ts.
@@ -130,7 +129,7 @@ describe('OAuth refusals', () => {
         body: new URLSearchParams({ client_id: app.clientId, token }),
       });
     expect((await revoke(app.access_token)).status).to.equal(200);
-    expect((await listTools(app.access_token)).status).to.equal(401);
+    expect((await listTools(server, app.access_token)).status).to.equal(401);
     expect((await revoke(app.refresh_token)).status).to.equal(200);
     const refresh = await tokenRequest(server, { grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refresh_token });
     expect(await oauthError(refresh)).to.equal('invalid_grant');
