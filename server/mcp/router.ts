@@ -4,6 +4,7 @@ import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/p
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorFields, type Logger } from '../log/logger.js';
 import type { AnyOperation } from '../ops/operation.js';
+import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
 import { credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
 import { createMcpServer } from './mcp-server.js';
@@ -48,12 +49,13 @@ function handlePost(options: McpRouterOptions): RequestHandler {
     if (req.body === undefined) return void res.status(415).json(rpcError(-32000, 'Send JSON-RPC as application/json'));
     const credential = credentialOf(req.auth);
     req.credential = credential;
-    const server = createMcpServer(options.services, options.catalog, credential, (rate) => {
+    const onRate = (rate: RateState) => {
       if (res.headersSent) return;
       res.setHeader('X-RateLimit-Limit', String(rate.limit));
       res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
       res.setHeader('X-RateLimit-Bucket', rate.bucket);
-    });
+    };
+    const server = createMcpServer({ services: options.services, catalog: options.catalog, credential, onRate });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,11 +1,20 @@
 import { z } from 'zod';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Credential } from '../auth/credential.js';
 import { invoke } from '../ops/invoke.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import { toQuireError } from '../http/errors.js';
 import type { Services } from '../services.js';
+import type { McpContext } from './context.js';
 
 /** The operations offered as tools: every catalog entry with an MCP binding. */
 export function mcpOperations(catalog: readonly AnyOperation[]): AnyOperation[] {
@@ -49,4 +58,16 @@ export async function callTool(
     const body = error.toJSON();
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   }
+}
+
+/** `tools/list` and `tools/call`, one tool per catalog operation with an MCP binding. */
+export function registerTools(server: Server, ctx: McpContext): void {
+  const ops = new Map(mcpOperations(ctx.catalog).map((op) => [op.name, op]));
+  server.registerCapabilities({ tools: {} });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...ops.values()].map(toolDefinition) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const op = ops.get(request.params.name);
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return callTool(ctx.services, op, ctx.credential, request.params.arguments, ctx.onRate);
+  });
 }
