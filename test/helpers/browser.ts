@@ -13,6 +13,12 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // One renderer for the few sites a test opens, and no background features: the account tests
+  // spent seconds of CPU on processes and services no assertion looks at.
+  '--disable-site-isolation-trials',
+  '--disable-features=site-per-process,IsolateOrigins,Translate,MediaRouter,OptimizationHints',
+  '--renderer-process-limit=2',
+  '--mute-audio',
 ];
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 

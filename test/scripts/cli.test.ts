@@ -9,10 +9,13 @@ describe('quire CLI', function () {
   this.timeout(30_000);
   let server: TestServer;
 
-  beforeEach(async () => {
+  // One server for all: each test works on a user of its own.
+  before(async () => {
     server = await startTestServer();
   });
-  afterEach(() => server.stop());
+  after(() => server.stop());
+  /** A user made in-process: the tests below are about other commands (`user add` is tested above). */
+  const addUser = (name: string) => server.services.accounts.addUser(name, 'personal');
 
   const quire = (...args: string[]) =>
     execFileSync(process.execPath, cli(...args, '--data', server.dataDir), { encoding: 'utf8', input: '' });
@@ -55,15 +58,15 @@ describe('quire CLI', function () {
     expect(badConfig.stderr).to.include('PORT must be an integer').and.include('QUIRE_BASE_URL is not a URL');
   });
 
-  it('prints sign-in links to the address the running server recorded, whatever its port', () => {
-    quire('user', 'add', 'gus');
+  it('prints sign-in links to the address the running server recorded, whatever its port', async () => {
+    await addUser('gus');
     const link = /\n {2}(\S+)\n/.exec(quire('user', 'link', 'gus'))![1];
     expect(link).to.match(new RegExp(`^${server.url}/account/welcome\\?token=qsl_`));
     expect(server.url).not.to.include(':8787');
   });
 
   it('writes the database at the same time as the running server without losing either side', async () => {
-    quire('user', 'add', 'hal');
+    await addUser('hal');
     const run = (name: string) =>
       new Promise<number | null>((resolve) => {
         const child = spawn(process.execPath, cli('key', 'create', 'hal', '--name', name, '--scope', 'read', '--data', server.dataDir), {
@@ -81,7 +84,7 @@ describe('quire CLI', function () {
   });
 
   it('sets a password from stdin', async () => {
-    quire('user', 'add', 'fay');
+    await addUser('fay');
     execFileSync(process.execPath, cli('user', 'passwd', 'fay', '--data', server.dataDir), { input: 'correct horse battery\n' });
     expect(await server.services.accounts.checkPassword('fay', 'correct horse battery')).to.equal(true);
     expect(await server.services.accounts.checkPassword('fay', 'wrong password')).to.equal(false);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { startServer } from '../../../server/server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { gitIn } from '../../helpers/temp-vault.js';
 
@@ -218,7 +219,6 @@ describe('agents over REST', function () {
       await server.api('/vault/proposals', { method: 'POST', key, json: { title: 'keep me', changes: [{ path: 'k.md', content: 'k' }] } })
     ).json();
     await server.close();
-    const { startServer } = await import('../../../server/server.js');
     const again = await startServer(server.services.config, server.services.log);
     try {
       const res = await fetch(`${again.url}/vault/proposals/${id}`, { headers: { authorization: `Bearer ${owner}` } });

@@ -9,7 +9,8 @@ describe('git clone of a vault through the running server', function () {
   let server: TestServer;
   let aliceKey: string;
 
-  beforeEach(async () => {
+  // One server: neither test changes alice's vault (the push is refused).
+  before(async () => {
     server = await startTestServer();
     aliceKey = await server.key('alice', 'write');
     for (let i = 0; i < 12; i++)
@@ -20,7 +21,7 @@ describe('git clone of a vault through the running server', function () {
       json: { title: 'internal', rationale: 'r', changes: [{ path: 'notes/p.md', content: 'x' }] },
     });
   });
-  afterEach(() => server.stop());
+  after(() => server.stop());
 
   const cloneUrl = (key: string) => server.url.replace('http://', `http://anyone:${key}@`) + '/vault.git';
   // Async: the server answering the clone runs in this very process.

@@ -21,7 +21,8 @@ describe('crash: a push whose advertisement went stale', function () {
   // old value the client saw. A REST write between them moves the branch; the push must then
   // be refused with the folder untouched, never leave the folder at the pushed tree.
   it('keeps a REST write that lands between the advertisement and the pack (no deletion by the watcher)', async () => {
-    server = await startTestServer({ QUIRE_WATCH: 'true' });
+    // A quick watcher (settled after 100 + 50 ms instead of 300 + 200) shortens the wait below.
+    server = await startTestServer({ QUIRE_WATCH: 'true', QUIRE_WATCH_SETTLE_MS: '100', QUIRE_WATCH_STABLE_MS: '50' });
     const key = await server.key('carol', 'write');
     expect((await server.api('/vault/page', { method: 'POST', key, json: { path: 'seed.md', content: 'seed\n' } })).status).to.equal(201);
     const vault = (await server.services.vaults.get('carol')).dir;
@@ -60,7 +61,7 @@ describe('crash: a push whose advertisement went stale', function () {
     const pushedResult = await git(['push', 'origin', 'HEAD:main'], client);
     expect(racer, 'the racing write was acknowledged').to.not.equal(undefined);
 
-    await sleep(2_000); // the watcher's settle and stable times, several times over
+    await sleep(1_000); // the watcher's settle and stable times, several times over
     const head = gitIn(vault, 'rev-parse', 'main').trim();
     const context = `\npush: ${pushedResult.status} ${pushedResult.stderr.trim()}\ngit log:\n${gitIn(vault, 'log', '--format=%h %an %s', '--name-status', '-5', 'main')}`;
     expect(isAncestor(vault, racer!.commit, head), context).to.equal(true);

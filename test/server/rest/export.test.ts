@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { gitIn } from '../../helpers/temp-vault.js';
+import { gitIn, testAuthor } from '../../helpers/temp-vault.js';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
 import { waitFor } from '../../vault-store/watcher/helpers.js';
 
@@ -29,8 +29,11 @@ describe('REST export', function () {
   afterEach(() => server.stop());
 
   it('streams the zip of one commit, equal to git archive of that commit, while writes land', async () => {
-    for (let i = 0; i < 60; i++)
-      await server.api('/vault/page', { method: 'POST', key, json: { path: `f${i % 6}/p${i}.md`, content: `page ${i}\n`.repeat(50) } });
+    // The pages to export, in one commit (sixty API writes took seconds, and are tested elsewhere).
+    const { vault } = await server.services.vaults.get('alice');
+    await vault.mutate(testAuthor, 'Seed', () =>
+      Array.from({ length: 60 }, (_, i) => ({ path: `f${i % 6}/p${i}.md`, content: new TextEncoder().encode(`page ${i}\n`.repeat(50)) })),
+    );
     const writes = Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         server.api('/vault/page', { method: 'POST', key, json: { path: `late/${i}.md`, content: `late ${i}` } }),

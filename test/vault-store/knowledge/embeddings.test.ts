@@ -57,7 +57,11 @@ describe('page embeddings', () => {
   });
 
   it('keeps what was embedded when the model fails, says why, and resumes on the next refresh', async () => {
-    const ctx = await tempVault(Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`n/p${i}.md`, `# P${i}\nbread ${i}`])));
+    const ctx = await tempVault();
+    // Seventy pages (more than one batch of 64) in one commit: a write each took seconds.
+    await ctx.vault.mutate(testAuthor, 'Seed', () =>
+      Array.from({ length: 70 }, (_, i) => ({ path: `n/p${i}.md`, content: new TextEncoder().encode(`# P${i}\nbread ${i}`) })),
+    );
     const indexDir = tempDir('quire-index-');
     const knowledge = await Knowledge.open(ctx.vault, { indexDir: indexDir.path, persistDelayMs: false });
     try {

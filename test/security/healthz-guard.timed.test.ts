@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { guardHealthz } from './healthz-guard.js';
 
+// Timed: it asserts a quiet server answers within 200 ms, which CPU-bound files running beside it can break.
 describe('security: the healthz guard', () => {
   let server: TestServer;
   before(async () => {
