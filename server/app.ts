@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { accountRouter } from './account-web/router.js';
 import { cloneResolver, pushResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
+import { listedOriginsCors } from './http/cors.js';
 import { finalHandlers } from './http/final-handlers.js';
 import { refuseMalformedUrl } from './http/malformed-url.js';
 import { requestLog } from './log/request-log.js';
@@ -27,6 +28,8 @@ export function createApp(services: Services): Express {
   app.use(oauthRouter(services.config, oauth));
   const account = accountRouter(services, catalog, oauth.grants);
   app.use(account.path || '/', account.router);
+  // Browser MCP clients on the listed origins (the OAuth endpoints are open to all: oauth/router.ts).
+  app.use('/mcp', listedOriginsCors(services.config.mcpAllowedOrigins));
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
   app.use(gitHttpRouter({ resolve: cloneResolver(services), resolvePush: pushResolver(services), log: services.log }));
   app.use(restRouter(services, catalog));

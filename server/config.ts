@@ -30,8 +30,14 @@ export interface Config {
   indexPersistMs: number;
   /** How long a write waits for a lock git holds in a vault folder. */
   gitLockWaitMs: number;
+  /** MCP sessions: idle time before one ends, and how many one user and the server hold. */
+  mcpSessions: { idleMs: number; perUser: number; max: number };
   /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
   trustProxy: TrustProxy;
+  /** Successful OAuth client registrations one address may make per hour. */
+  oauthRegistrationsPerHour: number;
+  /** Browser origins whose pages may call /mcp (CORS and the rebinding guard). */
+  mcpAllowedOrigins: string[];
   logLevel: LogLevel;
   llm?: LlmConfig;
   /** Embeddings model for similar pages; without it similarity is by shared terms. */
@@ -113,7 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     watchTiming: { quietMs: vars.QUIRE_WATCH_SETTLE_MS, stabilityMs: vars.QUIRE_WATCH_STABLE_MS, idleMs: vars.QUIRE_WATCH_IDLE_MS },
     indexPersistMs: vars.QUIRE_INDEX_PERSIST_MS,
     gitLockWaitMs: vars.QUIRE_GIT_LOCK_WAIT_MS,
+    mcpSessions: { idleMs: vars.QUIRE_MCP_SESSION_IDLE_MS, perUser: vars.QUIRE_MCP_SESSIONS_PER_USER, max: vars.QUIRE_MCP_SESSIONS_MAX },
     trustProxy: vars.QUIRE_TRUST_PROXY ?? false,
+    oauthRegistrationsPerHour: vars.QUIRE_OAUTH_REGISTRATIONS_PER_HOUR,
+    mcpAllowedOrigins: vars.QUIRE_MCP_ALLOWED_ORIGINS ?? [],
     logLevel: vars.QUIRE_LOG_LEVEL,
     ...(llm ? { llm } : {}),
     ...(embeddings ? { embeddings } : {}),

@@ -136,9 +136,18 @@ export class Vault {
     return this.queue.pending;
   }
 
-  /** Called inside the write queue after each commit; derived data hooks in here. */
-  onCommit(listener: CommitListener): void {
+  /** Called inside the write queue after each commit; derived data hooks in here. Returns the removal. */
+  onCommit(listener: CommitListener): () => void {
     this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at >= 0) this.listeners.splice(at, 1);
+    };
+  }
+
+  /** How many commit listeners are attached (a listener that outlives its owner is a leak). */
+  get commitListenerCount(): number {
+    return this.listeners.length;
   }
 
   async readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
@@ -352,7 +361,8 @@ export class Vault {
   }
 
   private async notify(event: CommitEvent): Promise<void> {
-    for (const listener of this.listeners) {
+    // A copy: a listener may remove itself (or another) while the commit is announced.
+    for (const listener of [...this.listeners]) {
       // The commit is durable and acknowledged; derived data that fails to follow marks
       // itself stale and is rebuilt, it must not turn a landed write into an error.
       try {

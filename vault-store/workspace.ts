@@ -8,7 +8,7 @@ import { CommitCounter, diskBytes } from './knowledge/stats.js';
 import { silentLog, type Log } from './log.js';
 import { Pages } from './pages.js';
 import { Proposals } from './proposals/proposals.js';
-import { Vault } from './vault.js';
+import { Vault, type CommitListener } from './vault.js';
 
 // Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
 const DISK_TTL_MS = 60_000;
@@ -86,6 +86,14 @@ export class Workspace {
    */
   receivePack<T>(receive: () => Promise<T>): Promise<T> {
     return this.vault.receive(receive);
+  }
+
+  /**
+   * Hears of every commit (server writes, folder edits, pushes, outside commits followed), inside
+   * the write queue: a listener must be quick. Returns the removal, for listeners that come and go.
+   */
+  onCommit(listener: CommitListener): () => void {
+    return this.vault.onCommit(listener);
   }
 
   /** The repository `git upload-pack` serves for clones. */

@@ -19,6 +19,8 @@ export interface Credential {
   /** Device keys may acknowledge change-log cursors. */
   device: boolean;
   agent?: string;
+  /** The OAuth client the grant was given to (OAuth credentials only). */
+  client?: string;
 }
 
 export function keyCapabilities(scope: KeyScope): Set<Capability> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TIMING } from '../../vault-store/timing.js';
-import { boolean, httpUrl, integer, oneOf, trustProxy } from './values.js';
+import { boolean, httpUrl, integer, oneOf, origins, trustProxy } from './values.js';
 
 /** What `.env.example` says about a variable; `default` is also the value used when it is unset. */
 export interface VariableDoc {
@@ -50,6 +50,14 @@ export const envSchema = z.object({
     example: 'https://quire.example.com/account',
     doc: 'The account area. Defaults to {QUIRE_BASE_URL}/account.',
   }),
+  QUIRE_OAUTH_REGISTRATIONS_PER_HOUR: variable(integer(1, 1_000_000), {
+    default: '100',
+    doc: "OAuth client registrations (POST /oauth/register) one address may make per hour. Only successful ones count (a refused registration does not). Some clients (Claude) register afresh on every new connection, so leave room for a person's many reconnects a day. Behind a reverse proxy the address is the client's only with QUIRE_TRUST_PROXY set.",
+  }),
+  QUIRE_MCP_ALLOWED_ORIGINS: variable(origins(), {
+    example: 'http://localhost:6274',
+    doc: "Browser origins (scheme://host[:port], comma-separated) whose pages may call /mcp: the MCP Inspector in direct mode, a web IDE. They pass the DNS-rebinding guard and get CORS headers on /mcp (the OAuth metadata, registration, token and revocation endpoints answer every origin). Empty by default (only the base URL's own origin). * is refused: it would let every web page the user visits call the server from their browser, which is what the guard is there to stop.",
+  }),
   QUIRE_PLANS_FILE: variable(z.string(), {
     example: './plans.json',
     doc: 'JSON file whose entries replace or add plans by name: { "team": { "rest": true, "mcp": true, "push_mb": 512, "limits": { "sync": 600, "read": 600, "write": 120, "expensive": 20 } } }. limits are requests per minute; push_mb (optional) is the largest git push in MiB, by default the built-in plan\'s of that name (free 16, personal 256, pro 1024), else personal\'s.',
@@ -85,6 +93,18 @@ export const envSchema = z.object({
   QUIRE_INDEX_PERSIST_MS: variable(integer(0, 60 * 60_000), {
     default: String(DEFAULT_TIMING.indexPersistDelayMs),
     doc: 'Quiet time after a commit before the search index is written to disk (data/index/<user>/).',
+  }),
+  QUIRE_MCP_SESSION_IDLE_MS: variable(integer(1000, 24 * 60 * 60_000), {
+    default: String(30 * 60_000),
+    doc: 'An MCP session (Mcp-Session-Id) unused for this long ends, with its subscriptions and log level; the client starts a new one. A session with an open notification stream is not idle.',
+  }),
+  QUIRE_MCP_SESSIONS_PER_USER: variable(integer(1, 10_000), {
+    default: '32',
+    doc: "MCP sessions one user may hold at once; a new one ends that user's least recently used.",
+  }),
+  QUIRE_MCP_SESSIONS_MAX: variable(integer(1, 1_000_000), {
+    default: '10000',
+    doc: 'MCP sessions the server holds at once, all users together; a new one ends the least recently used.',
   }),
   QUIRE_LLM_BASE_URL: variable(httpUrl(), {
     example: 'https://api.openai.com/v1',

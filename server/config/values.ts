@@ -51,3 +51,27 @@ export function trustProxy() {
     return value;
   });
 }
+
+/** An origin exactly as a browser sends it in `Origin`: http(s), host, port if not the default. */
+function isOrigin(entry: string): boolean {
+  if (!URL.canParse(entry)) return false;
+  const url = new URL(entry);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry;
+}
+
+/** Comma-separated web origins (`http://localhost:6274`), compared with `Origin` as written. */
+export function origins() {
+  return z.string().transform((raw, ctx) => {
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.includes('*')) ctx.addIssue({ code: 'custom', message: 'must list origins; * would let any web page call the server' });
+    const bad = entries.filter((entry) => entry !== '*' && !isOrigin(entry));
+    if (bad.length) {
+      const message = `must be origins like http://localhost:6274 (scheme://host[:port], no path or trailing slash): ${bad.join(', ')}`;
+      ctx.addIssue({ code: 'custom', message });
+    }
+    return entries;
+  });
+}

@@ -18,14 +18,16 @@ function setRawHeader(req: IncomingMessage, name: string, value: string): void {
 }
 
 /**
- * Every answer of this stateless server is JSON, never an SSE stream, so a client that
- * accepts JSON alone (or anything, or says nothing) can read it. The SDK's transport answers
- * 406 unless Accept names both types, and it rebuilds the request from the raw headers: the
- * header is completed there. A client that accepts neither still gets the SDK's 406.
+ * A POST is answered as JSON unless it asks for progress and the client reads SSE
+ * (`res.locals.readsEventStream`, noted here before the header is completed), so a client
+ * that accepts JSON alone (or anything, or says nothing) can read it. The SDK's transport
+ * answers 406 unless Accept names both types, and it rebuilds the request from the raw
+ * headers: the header is completed there. A client that accepts neither still gets the SDK's 406.
  */
-export const acceptJsonAlone: RequestHandler = (req, _res, next) => {
+export const acceptJsonAlone: RequestHandler = (req, res, next) => {
   const accept = req.headers.accept;
   const readsJson = accept === undefined || /application\/json|application\/\*|\*\/\*/.test(accept);
-  if (readsJson && !accept?.includes('text/event-stream')) setRawHeader(req, 'accept', BOTH);
+  res.locals.readsEventStream = accept?.includes('text/event-stream') === true;
+  if (readsJson && !res.locals.readsEventStream) setRawHeader(req, 'accept', BOTH);
   next();
 };

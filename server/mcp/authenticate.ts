@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
@@ -44,12 +45,20 @@ function unauthorized(res: Parameters<RequestHandler>[1], header: string, descri
 }
 
 /**
- * Before `requireBearerAuth`: a request with no credentials gets the bare challenge that
+ * The protected-resource metadata URL a challenge names, per request: with a loopback base
+ * URL it follows the loopback spelling the client used, since the client then requires the
+ * metadata's `resource` to match the URL it was given.
+ */
+export type MetadataUrlOf = (req: Request) => string;
+
+/**
+ * Before `bearerAuth`: a request with no credentials gets the bare challenge that
  * starts OAuth discovery, and `?token=` is accepted for API keys only (for clients that
  * cannot set headers). An OAuth token in a URL would leak into logs and history: refused.
  */
-export function credentialsPresent(resourceMetadataUrl: string): RequestHandler {
+export function credentialsPresent(metadataUrlOf: MetadataUrlOf): RequestHandler {
   return (req, res, next) => {
+    const resourceMetadataUrl = metadataUrlOf(req);
     const query = req.query.token;
     const header = req.headers.authorization;
     if (query === undefined) {
@@ -77,4 +86,14 @@ export function credentialsPresent(resourceMetadataUrl: string): RequestHandler 
     req.headers.authorization = `Bearer ${query}`;
     next();
   };
+}
+
+/**
+ * The SDK's `requireBearerAuth`, its challenges naming the metadata URL as this request spelled
+ * the host. The audience is one `expectedResource` however the host is spelled: tokens are bound
+ * to the base URL's spelling whichever one the client asked for (`audienceFor`), and API keys
+ * report it too.
+ */
+export function bearerAuth(verifier: OAuthTokenVerifier, expectedResource: URL, metadataUrlOf: MetadataUrlOf): RequestHandler {
+  return (req, res, next) => requireBearerAuth({ verifier, expectedResource, resourceMetadataUrl: metadataUrlOf(req) })(req, res, next);
 }

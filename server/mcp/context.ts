@@ -2,6 +2,7 @@ import type { Credential } from '../auth/credential.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
+import type { McpSession } from './sessions.js';
 
 /**
  * What the protocol server built for one HTTP request knows: the caller, the catalog, and
@@ -13,4 +14,6 @@ export interface McpContext {
   catalog: readonly AnyOperation[];
   credential: Credential;
   onRate?: (rate: RateState) => void;
+  /** The caller's session, when the request carried a valid `Mcp-Session-Id` (or initialized one). */
+  session?: McpSession;
 }

@@ -1,6 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpContext } from './context.js';
 import { registerTools } from './tools.js';
+import { registerResources } from './resources.js';
+import { registerPrompts } from './prompts.js';
+import { registerCompletions } from './completions.js';
+import { registerLogging } from './logging.js';
+import { registerSubscriptions } from './subscriptions.js';
 
 export const SERVER_INFO = { name: 'quire', title: 'Quire', version: '0.1.0' };
 
@@ -19,5 +24,10 @@ const INSTRUCTIONS =
 export function createMcpServer(ctx: McpContext): Server {
   const server = new Server(SERVER_INFO, { capabilities: {}, instructions: INSTRUCTIONS });
   registerTools(server, ctx);
+  registerResources(server, ctx);
+  registerPrompts(server, ctx);
+  registerCompletions(server, ctx);
+  registerLogging(server, ctx);
+  registerSubscriptions(server, ctx);
   return server;
 }

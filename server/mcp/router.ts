@@ -1,15 +1,20 @@
-import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorFields, type Logger } from '../log/logger.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
-import { credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
+import { baseUrlAsRequested } from '../http/loopback.js';
+import { bearerAuth, credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
 import { createMcpServer } from './mcp-server.js';
 import { rebindingGuard } from './rebinding-guard.js';
 import { acceptJsonAlone } from './accept-json.js';
+import { scopeChallenge } from './step-up.js';
+import { rpcError } from './json-rpc.js';
+import { asksForProgress } from './progress.js';
+import { endSession, namesSession, openStream, sessionOfPost } from './session-http.js';
+import { SessionRegistry } from './sessions.js';
 
 export interface McpRouterOptions {
   services: Services;
@@ -27,10 +32,6 @@ export function mcpResourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
 }
 
-function rpcError(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
 /** Failures outside a tool call as JSON-RPC errors, the only error shape an MCP client reads. */
 function rpcErrors(log: Logger): ErrorRequestHandler {
   return (err: { type?: string }, _req, res, next) => {
@@ -42,8 +43,12 @@ function rpcErrors(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** Stateless Streamable HTTP: a fresh server and transport per POST, answered as JSON. */
-function handlePost(options: McpRouterOptions): RequestHandler {
+/**
+ * Streamable HTTP with a fresh protocol server and transport per POST, answered as JSON, or
+ * as SSE when the request asks for progress and the client reads SSE (progress notifications
+ * go out on the request's own response). What outlives a request is the session's.
+ */
+function handlePost(options: McpRouterOptions, sessions: SessionRegistry): RequestHandler {
   return async (req, res) => {
     // Only a parsed JSON body is passed on, so the size limit above always applies.
     if (req.body === undefined) return void res.status(415).json(rpcError(-32000, 'Send JSON-RPC as application/json'));
@@ -55,8 +60,12 @@ function handlePost(options: McpRouterOptions): RequestHandler {
       res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
       res.setHeader('X-RateLimit-Bucket', rate.bucket);
     };
-    const server = createMcpServer({ services: options.services, catalog: options.catalog, credential, onRate });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const session = sessionOfPost(sessions, credential, req.body, res);
+    if (session === null) return;
+    const streamed = res.locals.readsEventStream === true && asksForProgress(req.body);
+    const server = createMcpServer({ services: options.services, catalog: options.catalog, credential, onRate, session });
+    // Sessions are ours (sessions.ts): to the SDK's transport every request is stateless.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -68,29 +77,39 @@ function handlePost(options: McpRouterOptions): RequestHandler {
 
 const methodNotAllowed: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  res.status(405).json(rpcError(-32000, 'Method not allowed: this server is stateless, POST JSON-RPC requests to /mcp'));
+  res
+    .status(405)
+    .json(
+      rpcError(
+        -32000,
+        'Method not allowed: POST JSON-RPC requests to /mcp; GET and DELETE need the Mcp-Session-Id that initialize returns',
+      ),
+    );
 };
 
 /** `/mcp`: rebinding guard, size limit, credentials (API key or OAuth token), then MCP. */
 export function mcpRouter(options: McpRouterOptions): Router {
-  const { baseUrl, maxPageBytes } = options.services.config;
-  const metadataUrl = mcpResourceMetadataUrl(baseUrl);
+  const { baseUrl, maxPageBytes, mcpAllowedOrigins } = options.services.config;
+  const metadataUrlOf = (req: Request) => mcpResourceMetadataUrl(baseUrlAsRequested(baseUrl, req.headers.host));
   const resource = mcpResource(baseUrl);
   const router = express.Router();
-  router.all('/mcp', ...rebindingGuard(baseUrl));
+  const sessions = new SessionRegistry(options.services.config.mcpSessions);
+  const authenticate = [
+    credentialsPresent(metadataUrlOf),
+    bearerAuth(credentialVerifier(options.services, options.oauth, resource), new URL(resource), metadataUrlOf),
+  ];
+  router.all('/mcp', ...rebindingGuard(baseUrl, mcpAllowedOrigins));
   router.post(
     '/mcp',
     // Same allowance as REST: a maximal page, JSON-escaped, inside a JSON-RPC envelope.
     express.json({ limit: maxPageBytes * 6 + 65536 }),
-    credentialsPresent(metadataUrl),
-    requireBearerAuth({
-      verifier: credentialVerifier(options.services, options.oauth, resource),
-      resourceMetadataUrl: metadataUrl,
-      expectedResource: new URL(resource),
-    }),
+    ...authenticate,
     acceptJsonAlone,
-    handlePost(options),
+    scopeChallenge(options.catalog, metadataUrlOf),
+    handlePost(options, sessions),
   );
+  router.get('/mcp', namesSession, ...authenticate, openStream(sessions));
+  router.delete('/mcp', namesSession, ...authenticate, endSession(sessions));
   router.all('/mcp', methodNotAllowed);
   router.use('/mcp', rpcErrors(options.services.log));
   return router;

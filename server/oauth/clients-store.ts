@@ -2,26 +2,34 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Store } from '../store/store.js';
+import type { ClientMetadataDocuments } from './client-metadata-document.js';
+import { isMetadataDocumentId } from './client-metadata-rules.js';
+import { cleanClientName, MAX_CLIENT_NAME } from './client-name.js';
 import { checkRedirectUri } from './redirect-uris.js';
 
 const MAX_REDIRECT_URIS = 10;
-const MAX_NAME = 100;
 
 /** A client name is shown to the user on the consent page: plain, short, printable. */
 function clientName(name: string | undefined): string {
-  const clean = (name ?? '').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
-  if (clean.length > MAX_NAME) throw new InvalidClientMetadataError(`client_name is longer than ${MAX_NAME} characters`);
-  return clean || 'Unnamed app';
+  const clean = cleanClientName(name);
+  if (clean === undefined) throw new InvalidClientMetadataError(`client_name is longer than ${MAX_CLIENT_NAME} characters`);
+  return clean;
 }
 
 /**
- * Dynamically registered clients (RFC 7591), in the store. Every client
- * is public and proves itself with PKCE: the server stores no client secrets at all.
+ * Dynamically registered clients (RFC 7591), in the store, and clients whose id is the URL
+ * of their metadata document, fetched (`client-metadata-document.ts`). Every client is
+ * public and proves itself with PKCE: the server stores no client secrets at all.
  */
 export class OAuthClients implements OAuthRegisteredClientsStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly documents: ClientMetadataDocuments,
+  ) {}
 
+  /** A metadata-document client that fails its checks throws `invalid_client` saying why. */
   getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    if (isMetadataDocumentId(clientId)) return this.documents.resolve(clientId);
     return this.store.oauthClients.get(clientId);
   }
 

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { readCookie, sameSecret } from '../web/cookies.js';
 import { sendPage } from '../web/page.js';
 import { authorizationResponse } from './authorization-response.js';
+import { isMetadataDocumentId } from './client-metadata-rules.js';
 import type { OAuthGrants } from './grants-store.js';
 import { consentPage, errorPage, signInPage, type RequestView } from './pages.js';
 import { PendingAuthorizations, type PendingAuthorization } from './pending.js';
@@ -40,6 +41,7 @@ export class ConsentFlow {
     const pending = this.pending.create({
       client_id: client.client_id,
       client_name: client.client_name ?? 'Unnamed app',
+      ...(client.logo_uri && isMetadataDocumentId(client.client_id) ? { logo_host: new URL(client.logo_uri).host } : {}),
       redirect_uri: params.redirectUri,
       state: params.state,
       scopes,
@@ -156,6 +158,7 @@ export class ConsentFlow {
       clientName: pending.client_name,
       redirectHost: new URL(pending.redirect_uri).host,
       ...(opensApp(pending.redirect_uri) ? { appRedirect: pending.redirect_uri } : {}),
+      ...(isMetadataDocumentId(pending.client_id) ? { metadataDocument: pending.client_id, logoHost: pending.logo_host } : {}),
     };
   }
 }

@@ -28,6 +28,8 @@ export function authorizationServerMetadata(config: Config): OAuthMetadata & { a
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     authorization_response_iss_parameter_supported: true,
+    // A client_id may be the https URL of the client's metadata document (client-metadata-document.ts).
+    client_id_metadata_document_supported: true,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { ClientMetadataDocuments } from './client-metadata-document.js';
 import { OAuthClients } from './clients-store.js';
 import { ConsentFlow } from './consent.js';
 import { OAuthGrants } from './grants-store.js';
@@ -17,7 +18,7 @@ export interface OAuthServer {
 
 export function createOAuthServer(services: Services): OAuthServer {
   const issuer = issuerOf(services.config);
-  const clients = new OAuthClients(services.store);
+  const clients = new OAuthClients(services.store, ClientMetadataDocuments.forBaseUrl(services.config.baseUrl));
   const grants = new OAuthGrants(services.store, Date.now, services.log);
   const consent = new ConsentFlow(services, grants, issuer);
   const provider = new QuireOAuthProvider(services, clients, grants, consent);

@@ -20,10 +20,20 @@ export interface RequestView {
   redirectHost: string;
   /** The whole redirect URI when it opens a native app (`cursor://…`): shown in full. */
   appRedirect?: string;
+  /** The client_id URL of a client known only by its metadata document, and its logo's host. */
+  metadataDocument?: string;
+  logoHost?: string;
 }
 
 function returningTo(view: RequestView): SafeHtml {
   return view.appRedirect ? html`opening the app at ${view.appRedirect}` : html`returning to ${view.redirectHost}`;
+}
+
+/** Who vouches for the name: the document the app published, at its own URL (the logo is not loaded from there). */
+function identifiedBy(view: RequestView): SafeHtml {
+  if (!view.metadataDocument) return html``;
+  const logo = view.logoHost ? html` Its logo is hosted at ${view.logoHost}.` : '';
+  return html`<p class="muted small">${view.clientName} is identified by its metadata document at <code>${view.metadataDocument}</code>.${logo}</p>`;
 }
 
 function hidden(view: RequestView): SafeHtml {
@@ -37,6 +47,7 @@ export function signInPage(view: RequestView & { error?: string; username?: stri
 <p class="muted small">Quire</p>
 <h1>Sign in to connect ${view.clientName}</h1>
 <p class="muted">${view.clientName} (${returningTo(view)}) wants to use your Quire vault.</p>
+${identifiedBy(view)}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="${view.action}">
 ${hidden(view)}
@@ -58,6 +69,7 @@ export function consentPage(view: RequestView & { user: string; scopes: readonly
     'Allow access',
     html`
 <h1>Allow ${view.clientName} to use your vault?</h1>
+${identifiedBy(view)}
 <p>Signed in as <strong>${view.user}</strong>.${view.appRedirect ? '' : html` After you decide, you return to <strong>${view.redirectHost}</strong>.`}</p>
 ${view.appRedirect ? html`<p class="warning">After you approve, this will open the app at <strong><code>${view.appRedirect}</code></strong>.</p>` : ''}
 <form method="post" action="${view.action}">

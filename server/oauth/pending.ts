@@ -8,6 +8,8 @@ export interface PendingAuthorization {
   csrf: string;
   client_id: string;
   client_name: string;
+  /** The host of a metadata-document client's logo_uri, named on the pages (the image is not loaded). */
+  logo_host?: string;
   redirect_uri: string;
   state?: string;
   scopes: McpScope[];

@@ -62,6 +62,7 @@ export class QuireOAuthProvider implements OAuthServerProvider {
       label: grant.client_name,
       capabilities: mcpCapabilities(access.scopes),
       device: false,
+      client: grant.client_id,
       ...(grant.agent ? { agent: grant.agent } : {}),
     };
     return {

@@ -1,5 +1,6 @@
 import { InvalidScopeError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { MCP_SCOPES, type McpScope } from '../auth/credential.js';
+import { asBaseSpelling } from '../http/loopback.js';
 
 /** How each scope reads on the consent page. */
 export const SCOPE_TEXT: Record<McpScope, string> = {
@@ -49,12 +50,14 @@ export function refreshScopes(requested: readonly string[] | undefined): McpScop
 /**
  * The audience a token is bound to (RFC 8707). The MCP endpoint is the only protected
  * resource; the bare base URL (what the root protected-resource metadata names) means it
- * too. Anything else is another server's resource.
+ * too. With a loopback base URL every loopback spelling is the same resource, bound as the
+ * base URL spells it, so a token works on /mcp however it is reached. Anything else is
+ * another server's resource.
  */
 export function audienceFor(resource: URL | undefined, baseUrl: string): string | undefined {
   if (!resource) return undefined;
   const mcp = `${baseUrl}/mcp`;
-  const given = resource.href.replace(/\/$/, '');
+  const given = asBaseSpelling(resource, baseUrl).replace(/\/$/, '');
   if (given === mcp || given === baseUrl) return mcp;
   throw new InvalidTargetError(`This server only issues tokens for ${mcp}`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { defineOp } from './operation.js';
+import { changeFeed } from './outputs.js';
 import { limit } from './schemas.js';
 
 const commitId = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character commit id');
@@ -12,6 +13,7 @@ export const recentChanges = defineOp({
   scope: 'read',
   bucket: 'sync',
   input: z.object({ since: commitId.optional(), limit: limit(1000, 100) }),
+  output: changeFeed,
   rest: { method: 'get', path: '/vault/changes' },
   mcp: { title: 'Recent changes', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx, input) => {

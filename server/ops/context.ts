@@ -4,6 +4,7 @@ import { buildGuide, GUIDE_PATH, guideSummary } from '../../vault-store/context/
 import { knowledgeSource } from '../../vault-store/context/knowledge-source.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
+import { pageView } from './outputs.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 const decoder = new TextDecoder();
@@ -43,6 +44,7 @@ export const guide = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
+  output: z.object({ guide: z.string().describe('Markdown') }),
   rest: { method: 'get', path: '/vault/guide' },
   mcp: { title: 'Vault guide', annotations: READ_ONLY },
   handler: async (ctx) => {
@@ -79,6 +81,19 @@ export const contextPack = defineOp({
       .default(4000)
       .describe('Budget for the whole pack (estimated: 4 ASCII characters or 1 other character per token)'),
     paths: z.array(z.string().max(4096)).max(20).optional().describe('Pages to include first, before the most relevant ones'),
+  }),
+  output: z.object({
+    pack: z.string().describe('The markdown bundle'),
+    pages: z.array(
+      z.object({
+        path: z.string(),
+        hash: pageView.shape.hash,
+        title: z.string(),
+        tokens: z.number().int(),
+        excerpt: z.boolean().describe('True when only part of the page fit'),
+      }),
+    ),
+    tokens: z.number().int().describe('Estimated tokens of the whole pack'),
   }),
   rest: { method: 'post', path: '/vault/context' },
   mcp: { title: 'Context pack', annotations: READ_ONLY },

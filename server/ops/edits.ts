@@ -7,6 +7,7 @@ import { normalizePagePath } from '../../vault-store/paths.js';
 import { seesWholeVault, withinPrefixes } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { checkSize, visiblePath } from './pages.js';
+import { pageView, pageWrite } from './outputs.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
 
 const encoder = new TextEncoder();
@@ -34,6 +35,10 @@ export const readPages = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ paths: z.array(pagePath).min(1).max(50) }),
+  output: z.object({
+    pages: z.array(pageView),
+    missing: z.array(z.string()).describe('Paths asked for that name no page'),
+  }),
   rest: { method: 'post', path: '/vault/pages/batch' },
   mcp: { title: 'Read pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx, input) => {
@@ -55,6 +60,20 @@ export const pageOutline = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath }),
+  output: z.object({
+    path: z.string(),
+    hash: pageView.shape.hash,
+    title: z.string(),
+    lines: z.number().int().describe('Lines in the page'),
+    headings: z.array(
+      z.object({
+        level: z.number().int().describe('1 for #, 2 for ##, …'),
+        text: z.string(),
+        start_line: z.number().int().describe('The heading line (1-based)'),
+        end_line: z.number().int().describe("The last line of the heading's section, subsections included"),
+      }),
+    ),
+  }),
   rest: { method: 'get', path: '/vault/outline/*path' },
   mcp: { title: 'Page outline', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx, input) => {
@@ -79,6 +98,7 @@ export const appendToPage = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, text: z.string().min(1), heading: z.string().min(1).max(500).optional(), base_hash: baseHash }),
+  output: pageWrite,
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/append' },
   mcp: { title: 'Append to page', annotations: EDIT },
@@ -114,6 +134,7 @@ export const patchPage = defineOp({
       message: 'give exactly one of heading or find',
       path: ['heading'],
     }),
+  output: pageWrite,
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/patch' },
   mcp: { title: 'Patch page', annotations: EDIT },
@@ -138,6 +159,13 @@ export const movePageOp = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ from: pagePath, to: pagePath, base_hash: baseHash }),
+  output: z.object({
+    from: z.string(),
+    to: z.string(),
+    commit: z.string(),
+    hash: pageView.shape.hash,
+    rewritten: z.array(z.string()).describe('Pages whose links to it were rewritten in the same commit'),
+  }),
   writes: (input) => [normalizePagePath(input.from), normalizePagePath(input.to)],
   rest: { method: 'post', path: '/vault/move' },
   mcp: { title: 'Move page', annotations: EDIT },

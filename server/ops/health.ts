@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { seesWholeVault } from './agent-gate.js';
 import { defineOp } from './operation.js';
 import { lintReport } from './knowledge.js';
+import { indexedCommit, lintCounts } from './outputs.js';
 
 export const health = defineOp({
   name: 'vault_health',
@@ -10,6 +11,34 @@ export const health = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
+  output: z.object({
+    status: z.enum(['ok', 'degraded']).describe('degraded: the index lags HEAD, or the file watcher is off or failed'),
+    index: z.object({
+      indexed_commit: indexedCommit,
+      head: z.string(),
+      fresh: z.boolean().describe('The index reflects HEAD'),
+      pages: z.number().int(),
+    }),
+    external_edits: z.object({
+      pending: z.number().int().nullable().describe('Folder edits not committed yet (null without a file watcher)'),
+      skipped: z
+        .array(z.object({ path: z.string(), reason: z.string() }))
+        .describe('Working files never committed: invalid names or symbolic links'),
+    }),
+    watcher: z.object({
+      watching: z.boolean(),
+      folders: z.number().int().optional(),
+      last_commit: z.object({ commit: z.string(), at: z.string(), files: z.number().int() }).nullable().optional(),
+      last_error: z.object({ message: z.string(), at: z.string() }).nullable().optional(),
+    }),
+    git: z.object({
+      head: z.string(),
+      branch: z.string(),
+      queued_writes: z.number().int().optional(),
+      working_tree_clean: z.boolean().nullable().describe('null without a file watcher'),
+    }),
+    lint: lintCounts,
+  }),
   rest: { method: 'get', path: '/vault/health' },
   mcp: { title: 'Vault health', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx) => {
@@ -25,7 +54,7 @@ export const health = defineOp({
     const watching = state?.watching ?? false;
     const { counts } = lintReport(ctx);
     return {
-      status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? 'ok' : 'degraded',
+      status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? ('ok' as const) : ('degraded' as const),
       index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: [...knowledge.metas.keys()].filter(ctx.visible).length },
       external_edits: { pending: uncommitted?.length ?? null, skipped: (state?.skipped ?? []).filter((s) => ctx.visible(s.path)) },
       watcher:

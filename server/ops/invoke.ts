@@ -4,7 +4,7 @@ import { agentAccess } from './agent-gate.js';
 import { authorFor, type Credential } from '../auth/credential.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
-import type { AnyOperation, Surface } from './operation.js';
+import type { AnyOperation, OpContext, Surface } from './operation.js';
 
 export interface Invocation {
   result: unknown;
@@ -44,6 +44,7 @@ export async function invoke(
   surface: Surface,
   raw: unknown,
   onRate?: (rate: RateState) => void,
+  progress?: OpContext['progress'],
 ): Promise<Invocation> {
   const plan = await checkPlan(services, credential, surface);
   const rate = await services.limiter.consume(credential.user, op.bucket, plan);
@@ -67,6 +68,7 @@ export async function invoke(
       surface,
       agent,
       visible,
+      progress,
     },
     parsed.data,
   );

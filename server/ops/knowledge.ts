@@ -6,6 +6,7 @@ import { normalizePrefix } from '../../vault-store/paths.js';
 import { seesWholeVault } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
+import { indexedCommit, lintCounts, pageHit } from './outputs.js';
 import { folderPrefix, limit, pagePath } from './schemas.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
@@ -30,6 +31,12 @@ export const search = defineOp({
     prefix: folderPrefix,
     tag: z.string().max(200).optional().describe('Only pages with this tag (without "#"; nested tags match)'),
   }),
+  output: z.object({
+    query: z.string(),
+    results: z.array(pageHit.extend({ snippet: z.string().describe('Excerpt with the matched words in **bold**') })),
+    suggestion: z.string().optional().describe('The query with unknown words replaced by the closest vault terms'),
+    indexed_commit: indexedCommit,
+  }),
   rest: { method: 'get', path: '/vault/search' },
   mcp: { title: 'Search the vault', annotations: READ_ONLY },
   handler: async (ctx, input) =>
@@ -48,6 +55,19 @@ export const graph = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath.optional(), depth: z.coerce.number().int().min(0).max(MAX_GRAPH_DEPTH).optional() }),
+  output: z.object({
+    nodes: z.array(
+      z.object({
+        path: z.string(),
+        title: z.string(),
+        tags: z.array(z.string()),
+        in: z.number().int().describe('Links to this page'),
+        out: z.number().int().describe('Links from this page'),
+      }),
+    ),
+    edges: z.array(z.object({ source: z.string(), target: z.string(), kind: z.enum(['wiki', 'markdown']) })),
+    unresolved: z.array(z.object({ source: z.string(), target: z.string().describe('The link as written') })),
+  }),
   rest: { method: 'get', path: '/vault/graph' },
   mcp: { title: 'Link graph', annotations: READ_ONLY },
   handler: async (ctx, input) => {
@@ -63,6 +83,7 @@ export const backlinks = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath }),
+  output: z.object({ path: z.string(), backlinks: z.array(z.object({ path: z.string(), title: z.string() })) }),
   rest: { method: 'get', path: '/vault/backlinks/*path' },
   mcp: { title: 'Backlinks', annotations: READ_ONLY },
   handler: async (ctx, input) => {
@@ -78,6 +99,18 @@ export const lintOp = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
+  output: z.object({
+    findings: z.array(
+      z.object({
+        rule: lintCounts.keyType,
+        path: z.string(),
+        message: z.string(),
+        line: z.number().int().optional().describe('1-based line, where the finding has one'),
+      }),
+    ),
+    counts: lintCounts,
+    indexed_commit: indexedCommit,
+  }),
   rest: { method: 'get', path: '/vault/lint' },
   mcp: { title: 'Lint the vault', annotations: READ_ONLY },
   handler: async (ctx) => lintReport(ctx),
@@ -90,6 +123,17 @@ export const statsOp = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
+  output: z.object({
+    pages: z.number().int(),
+    words: z.number().int(),
+    links: z.number().int().describe('Links to pages as written (twice counts twice)'),
+    unresolved_links: z.number().int(),
+    tags: z.array(z.object({ tag: z.string(), count: z.number().int() })).describe('Most used first'),
+    folders: z.array(z.object({ folder: z.string(), pages: z.number().int() })).describe('Pages per top-level folder ("" is the root)'),
+    commits: z.number().int().optional().describe('Only for callers that read the whole vault'),
+    disk_bytes: z.number().int().optional().describe('Only for callers that read the whole vault'),
+    indexed_commit: indexedCommit,
+  }),
   rest: { method: 'get', path: '/vault/stats' },
   mcp: { title: 'Vault statistics', annotations: READ_ONLY },
   handler: async (ctx) => {
@@ -108,6 +152,10 @@ export const listTags = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ limit: limit(10_000, 1000) }),
+  output: z.object({
+    tags: z.array(z.object({ tag: z.string(), pages: z.number().int() })).describe('Most used first'),
+    total: z.number().int().describe('Distinct tags, including those beyond limit'),
+  }),
   rest: { method: 'get', path: '/vault/tags' },
   mcp: { title: 'List tags', annotations: READ_ONLY },
   handler: async (ctx, input) => {
@@ -129,10 +177,13 @@ export const rebuildIndex = defineOp({
   // It works on every page and answers with their number.
   wholeVault: true,
   input: z.object({}),
+  output: z.object({ pages: z.number().int(), ms: z.number().describe('How long it took'), indexed_commit: indexedCommit }),
   rest: { method: 'post', path: '/vault/index/rebuild' },
   mcp: { title: 'Rebuild index', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
   handler: async (ctx) => {
-    const { pages, ms } = await ctx.vault.knowledge.rebuild();
+    const { pages, ms } = await ctx.vault.knowledge.rebuild(
+      ctx.progress && ((done, total) => ctx.progress!(done, total, `${done} of ${total} pages indexed`)),
+    );
     return { pages, ms, indexed_commit: ctx.vault.knowledge.indexedCommit };
   },
 });

@@ -26,6 +26,11 @@ export interface OpContext {
    * reveals content or names filters through it: a hidden page behaves as if absent.
    */
   visible: (path: string) => boolean;
+  /**
+   * Set when the caller can hear how a long operation advances (MCP with a progress token):
+   * `done` of `total` (when known), in units the handler picks, never going back.
+   */
+  progress?: (done: number, total?: number, message?: string) => void;
 }
 
 export interface RestBinding<R> {
@@ -58,6 +63,11 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   mcp: McpBinding | null;
   restOnly?: string;
   /**
+   * The result's schema, the MCP tool's `outputSchema`: required with an MCP binding, and the
+   * handler's return type is inferred from it (see `defineOp`), so the two cannot drift apart.
+   */
+  output?: z.ZodType<R>;
+  /**
    * The page paths (or folder prefixes ending in "/") a write will touch, so agent mode and
    * write prefixes are checked before the handler.
    */
@@ -71,7 +81,15 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
 }
 
-/** Declares an operation with its input type inferred from the schema. */
+/**
+ * Declares an operation with its input type inferred from `input` and, for an MCP tool, its
+ * result type from `output`: a handler returning anything the output schema does not describe
+ * is a type error. Only an operation without MCP binding may leave `output` out.
+ */
+export function defineOp<S extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<S, NoInfer<z.output<O>>> & { mcp: McpBinding; output: O },
+): Operation<S, z.output<O>>;
+export function defineOp<S extends z.ZodObject, R>(op: Operation<S, R> & { mcp: null }): Operation<S, R>;
 export function defineOp<S extends z.ZodObject, R>(op: Operation<S, R>): Operation<S, R> {
   return op;
 }

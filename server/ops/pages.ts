@@ -3,6 +3,7 @@ import { capture } from '../../vault-store/capture.js';
 import { QuireError } from '../../vault-store/errors.js';
 import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
+import { pageCapture, pageSummary, pageView, pageWrite } from './outputs.js';
 import { baseHash, folderPrefix, limit, pagePath } from './schemas.js';
 
 /** A page path the caller may read; a hidden page is reported exactly like a missing one. */
@@ -27,6 +28,7 @@ export const readPage = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ path: pagePath }),
+  output: pageView,
   rest: { method: 'get', path: '/vault/page/*path' },
   mcp: { title: 'Read page', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: (ctx, input) => ctx.vault.pages.read(visiblePath(ctx, input.path)),
@@ -42,6 +44,10 @@ export const listPages = defineOp({
     limit: limit(1000, 100),
     cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
   }),
+  output: z.object({
+    pages: z.array(pageSummary),
+    next_cursor: z.string().nullable().describe('Pass as cursor for the next page of results; null when none remain'),
+  }),
   rest: { method: 'get', path: '/vault/pages' },
   mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: (ctx, input) =>
@@ -55,6 +61,7 @@ export const writePage = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash }),
+  output: pageWrite,
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/page', status: (r: { created: boolean }) => (r.created ? 201 : 200) },
   mcp: { title: 'Write page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true } },
@@ -72,13 +79,14 @@ export const deletePage = defineOp({
   scope: 'write',
   bucket: 'write',
   input: z.object({ path: pagePath, base_hash: baseHash }),
+  output: z.object({ path: z.string(), deleted: z.literal(true), commit: z.string().describe('The commit that deleted it') }),
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'delete', path: '/vault/page/*path' },
   mcp: { title: 'Delete page', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false } },
   handler: async (ctx, input) => {
     const path = normalizePagePath(input.path);
     const event = await ctx.vault.pages.delete(ctx.author, { path, baseHash: input.base_hash });
-    return { path, deleted: true, commit: event.commit };
+    return { path, deleted: true as const, commit: event.commit };
   },
 });
 
@@ -93,6 +101,7 @@ export const capturePage = defineOp({
     source: z.string().max(2048).optional().describe('Where it came from: a URL, an app, a conversation'),
     content: z.string(),
   }),
+  output: pageCapture,
   writes: () => ['capture/'],
   rest: { method: 'post', path: '/vault/capture', status: () => 201 },
   mcp: { title: 'Capture note', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },

@@ -3,6 +3,7 @@ import { normalizePagePath } from '../../vault-store/paths.js';
 import { PROPOSAL_STATUSES } from '../../vault-store/proposals/proposal.js';
 import { defineOp, type OpContext } from './operation.js';
 import { checkSize } from './pages.js';
+import { applies, proposalRecord } from './outputs.js';
 import { baseHash, pagePath } from './schemas.js';
 
 const OWNER_ONLY = "Approving and rejecting is the owner's decision: REST with an owner key or the account area, never an assistant";
@@ -32,6 +33,7 @@ export const createProposal = defineOp({
     rationale: z.string().max(10_000).default('').describe('Why: shown to the owner next to the diff'),
     changes: z.array(change).min(1).max(100),
   }),
+  output: proposalRecord,
   proposes: (input) => input.changes.map((c) => normalizePagePath(c.path)),
   rest: { method: 'post', path: '/vault/proposals', status: () => 201 },
   mcp: { title: 'Propose changes', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
@@ -48,6 +50,7 @@ export const listProposals = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ status: z.enum(PROPOSAL_STATUSES).optional() }),
+  output: z.object({ proposals: z.array(proposalRecord).describe('Newest first') }),
   rest: { method: 'get', path: '/vault/proposals' },
   mcp: { title: 'List proposals', annotations: READ_ONLY },
   handler: async (ctx, input) => ({ proposals: await proposals(ctx).list({ status: input.status, visible: ctx.visible }) }),
@@ -60,6 +63,19 @@ export const getProposal = defineOp({
   scope: 'read',
   bucket: 'read',
   input: z.object({ id: proposalId }),
+  output: proposalRecord.extend({
+    applies: applies.describe('clean: applies as is; merge: pages moved but the edits do not overlap; conflict: they do'),
+    diffs: z.array(
+      z.object({
+        path: z.string(),
+        delete: z.literal(true).optional(),
+        base_hash: z.string().nullable(),
+        current_hash: z.string().nullable().describe('The page now (null: it does not exist)'),
+        applies,
+        diff: z.string().describe('Unified diff against the page as it is now'),
+      }),
+    ),
+  }),
   rest: { method: 'get', path: '/vault/proposals/:id' },
   mcp: { title: 'Get proposal', annotations: READ_ONLY },
   handler: (ctx, input) => proposals(ctx).get(input.id, ctx.visible),

@@ -170,7 +170,7 @@ describe('attack: spoofing X-Forwarded-For (QUIRE_TRUST_PROXY)', function () {
   });
 
   it('keys the OAuth registration limit by the forwarded address when the proxy is trusted', async () => {
-    const server = await startTestServer({ QUIRE_TRUST_PROXY: 'loopback' });
+    const server = await startTestServer({ QUIRE_TRUST_PROXY: 'loopback', QUIRE_OAUTH_REGISTRATIONS_PER_HOUR: '20' });
     try {
       const register = (from: string) =>
         fetch(`${server.url}/oauth/register`, {

@@ -33,6 +33,9 @@ export interface SearchResultSet {
   indexed_commit: string;
 }
 
+/** Told how far a long task has come: `done` of `total` units. */
+export type Progress = (done: number, total: number) => void;
+
 const INDEX_FILE = 'knowledge.idx';
 const READ_BATCH = 64;
 
@@ -119,12 +122,12 @@ export class Knowledge {
     return retrievePassages(this.state.index, input);
   }
 
-  /** Rebuilds everything from HEAD inside the write queue and swaps it in. */
-  rebuild(): Promise<{ pages: number; ms: number }> {
+  /** Rebuilds everything from HEAD inside the write queue and swaps it in; `progress` hears of pages read. */
+  rebuild(progress?: Progress): Promise<{ pages: number; ms: number }> {
     return this.vault.exclusive(async () => {
       const started = performance.now();
       const previous = this.state;
-      this.state = await buildFromHead(this.vault);
+      this.state = await buildFromHead(this.vault, progress);
       this.commit = this.vault.head;
       await previous.index.bodies.close();
       await this.persistNow();
@@ -207,7 +210,7 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
   return { state: await buildFromHead(vault), source: 'rebuilt' };
 }
 
-async function buildFromHead(vault: Vault): Promise<State> {
+async function buildFromHead(vault: Vault, progress?: Progress): Promise<State> {
   const metas = new Map<string, PageMeta>();
   const index = new SearchIndex();
   const pages = vault.manifest.pages();
@@ -215,6 +218,7 @@ async function buildFromHead(vault: Vault): Promise<State> {
     const batch = pages.slice(i, i + READ_BATCH).map((path) => ({ path, oid: vault.manifest.get(path)!.oid }));
     const blobs = await Promise.all(batch.map((p) => vault.repo.objects.blob(p.oid)));
     batch.forEach(({ path, oid }, j) => addPage(metas, index, path, oid, blobs[j]));
+    progress?.(i + batch.length, pages.length);
   }
   return { metas, index, graph: LinkGraph.build(metas.values()) };
 }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The SDK's own client on /mcp, authenticated with a bearer header or a `?token=` URL. */
 export async function mcpClient(baseUrl: string, auth: { bearer?: string; queryToken?: string }): Promise<Client> {
@@ -26,3 +27,13 @@ export function rpc(baseUrl: string, body: unknown, headers: Record<string, stri
 }
 
 export const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+
+/** The JSON-RPC error a request fails with (a failure to fail is the test's failure). */
+export async function rpcFailure(promise: Promise<unknown>): Promise<McpError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, 'the request should fail').to.be.instanceOf(McpError);
+  return err as McpError;
+}

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { catalog } from '../../../server/ops/catalog.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, mcpClient } from './mcp-client.js';
 
 describe('MCP tools over /mcp', () => {
@@ -12,7 +13,7 @@ describe('MCP tools over /mcp', () => {
 
   it('lists one tool per catalog operation with an MCP binding, with title, schema and annotations', async () => {
     server = await startTestServer();
-    const client = await mcpClient(server.url, { bearer: await server.key('ann', 'read') });
+    const client = await mcpClient(server.url, { bearer: await server.key('ann', 'write') });
     const { tools } = await client.listTools();
     const expected = catalog.filter((op) => op.mcp);
     expect(tools.map((t) => t.name).sort()).to.deep.equal(expected.map((op) => op.name).sort());
@@ -47,12 +48,15 @@ describe('MCP tools over /mcp', () => {
     await client.close();
   });
 
-  it('refuses a write with a read key as an isError result carrying INSUFFICIENT_SCOPE and the scope needed', async () => {
+  it('shows a read key only the read tools, and answers a call beyond them with the 403 scope challenge', async () => {
     server = await startTestServer();
     const client = await mcpClient(server.url, { bearer: await server.key('ann', 'read') });
-    const result = await call(client, 'write_page', { path: 'x.md', content: 'x' });
-    expect(result.isError).to.equal(true);
-    expect(result.structuredContent).to.include({ code: 'INSUFFICIENT_SCOPE', required_scope: 'mcp:write' });
+    const { tools } = await client.listTools();
+    const readOps = catalog.filter((op) => op.mcp && op.scope === 'read');
+    expect(tools.map((t) => t.name).sort()).to.deep.equal(readOps.map((op) => op.name).sort());
+    const refused = await call(client, 'write_page', { path: 'x.md', content: 'x' }).catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(StreamableHTTPError).and.include({ code: 403 });
+    expect((refused as Error).message).to.include('"required_scope":"mcp:write"');
     const list = await call(client, 'list_pages', {});
     expect(list.structuredContent).to.deep.include({ pages: [] });
     await client.close();

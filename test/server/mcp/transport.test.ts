@@ -61,7 +61,7 @@ describe('MCP transport and credentials at /mcp', () => {
     expect(twice.status).to.equal(400);
   });
 
-  it('is stateless: GET and DELETE get 405, and no session id is issued', async () => {
+  it('answers GET and DELETE without a session with 405, and initialize as JSON (sessions: sessions.test.ts)', async () => {
     const key = await server.key('ann', 'read');
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${key}` } });
@@ -79,7 +79,6 @@ describe('MCP transport and credentials at /mcp', () => {
       { authorization: `Bearer ${key}` },
     );
     expect(init.status).to.equal(200);
-    expect(init.headers.get('mcp-session-id')).to.equal(null);
     expect(init.headers.get('content-type')).to.match(/application\/json/);
     expect((await init.json()).result.serverInfo.name).to.equal('quire');
   });

@@ -75,8 +75,9 @@ describe('OAuth with oauth4webapi (a second standards client)', () => {
 
     const mcp = await mcpClient(server.url, { bearer: refreshed.access_token });
     expect((await call(mcp, 'capture', { title: 'Via webapi', content: 'x' })).isError).to.not.equal(true);
-    const write = await call(mcp, 'write_page', { path: 'x.md', content: 'x' });
-    expect(write.structuredContent).to.include({ code: 'INSUFFICIENT_SCOPE', required_scope: 'mcp:write' });
+    // Beyond the grant: the step-up challenge (test/server/oauth/step-up.test.ts).
+    const write = await call(mcp, 'write_page', { path: 'x.md', content: 'x' }).catch((err: unknown) => err);
+    expect((write as Error).message).to.include('"required_scope":"mcp:write"');
     await mcp.close();
   });
 });

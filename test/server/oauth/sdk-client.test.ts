@@ -1,51 +1,11 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { OAuthGrants } from '../../../server/oauth/grants-store.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { REDIRECT, approveInBrowser, userWithPassword } from './flow.js';
-
-/** What an MCP host keeps between runs, in memory; the "browser" is ours. */
-class MemoryProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'SDK Assistant',
-    redirect_uris: [REDIRECT],
-    token_endpoint_auth_method: 'none',
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-  };
-  state() {
-    return 'sdk-state';
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+import { approveInBrowser, userWithPassword } from './flow.js';
+import { MemoryProvider } from './memory-provider.js';
 
 async function connect(server: TestServer, provider: MemoryProvider): Promise<Client> {
   const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
+import { Pages } from '../../../vault-store/pages.js';
 import { Vault } from '../../../vault-store/vault.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
@@ -61,7 +62,7 @@ describe('Knowledge', () => {
     expect(knowledge.loadedFrom).to.equal('persisted');
     expect(paths(knowledge, 'kestrel')).to.deep.equal(['notes/Birds.md']);
     // The reloaded FlexSearch index still updates in place (its fast-update register was restored).
-    await new (await import('../../../vault-store/pages.js')).Pages(vault).write(testAuthor, {
+    await new Pages(vault).write(testAuthor, {
       path: 'notes/Birds.md',
       content: '# Birds\n\nAn owl.\n',
     });
@@ -112,6 +113,12 @@ describe('Knowledge', () => {
     knowledge = await Knowledge.open(ctx.vault, { indexDir: indexDir.path, persistDelayMs: false });
     expect(knowledge.loadedFrom).to.equal('rebuilt');
     expect(paths(knowledge, 'sauce')).to.deep.equal(['notes/Cooking.md']);
+  });
+
+  it('tells the progress listener of a rebuild how many pages it has read, of all pages', async () => {
+    const seen: [number, number][] = [];
+    await knowledge.rebuild((done, total) => void seen.push([done, total]));
+    expect(seen).to.deep.equal([[3, 3]]);
   });
 
   it('gives the same results after rebuild as after incremental updates', async () => {
