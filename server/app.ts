@@ -11,16 +11,20 @@ import { mcpRouter } from './mcp/router.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { oauthRouter } from './oauth/router.js';
 import { catalog } from './ops/catalog.js';
-import { pagePathPrefixes, restRouter } from './rest/router.js';
+import { pagePathPrefixes, REST_PREFIX, restRouter } from './rest/router.js';
 import type { Services } from './services.js';
 
 /** The whole HTTP surface: OAuth, the account area, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Express would hash every JSON body for a weak ETag; validators are set where they are real (a page's blob id).
+  app.set('etag', false);
   // Behind a reverse proxy, req.ip (sign-in throttle, registration limit) is the client only if the proxy is named.
   app.set('trust proxy', services.config.trustProxy);
   app.use(requestLog(services.log), securityHeaders, refuseMalformedUrl(pagePathPrefixes(catalog)));
+  // The API first, by prefix: a REST request passes no other surface's routes.
+  app.use(REST_PREFIX, restRouter(services, catalog));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -32,7 +36,6 @@ export function createApp(services: Services): Express {
   app.use('/mcp', listedOriginsCors(services.config.mcpAllowedOrigins));
   app.use(mcpRouter({ services, catalog, oauth: oauth.provider }));
   app.use(gitHttpRouter({ resolve: cloneResolver(services), resolvePush: pushResolver(services), log: services.log }));
-  app.use(restRouter(services, catalog));
   app.use(finalHandlers(account.path, services.log));
   return app;
 }

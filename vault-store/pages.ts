@@ -1,5 +1,5 @@
 import { QuireError } from './errors.js';
-import { toPageView, SummaryCache, type PageSummary, type PageView } from './page-view.js';
+import { ViewCache, type PageSummary, type PageView } from './page-view.js';
 import { hashBlob } from './git/hash-blob.js';
 import type { Author, CommitEvent, Vault } from './vault.js';
 import { lowerBound } from './sorted.js';
@@ -13,7 +13,7 @@ const decoder = new TextDecoder();
  * the vault's files. Paths arrive validated (normalizePagePath at the edge).
  */
 export class Pages {
-  private readonly summaries = new SummaryCache();
+  private readonly views = new ViewCache();
 
   constructor(readonly vault: Vault) {}
 
@@ -21,16 +21,17 @@ export class Pages {
     const entry = this.vault.manifest.get(path);
     const file = await this.vault.readFile(path);
     if (!entry || !file) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
-    const view = toPageView(path, file.oid, file.content, await this.vault.updatedAt(path));
-    this.summaries.remember(path, view);
-    return view;
+    return this.views.view(path, file.oid, file.content, await this.vault.updatedAt(path));
   }
 
   async summary(path: string): Promise<PageSummary> {
     const entry = this.vault.manifest.get(path);
     if (!entry) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });
-    const cached = this.summaries.get(path, entry.oid);
-    if (cached) return { path, hash: entry.oid, ...cached, updated_at: (await this.vault.updatedAt(path)).toISOString() };
+    const cached = this.views.fields(path, entry.oid);
+    if (cached) {
+      const { title, tags, size } = cached;
+      return { path, hash: entry.oid, title, size, tags, updated_at: (await this.vault.updatedAt(path)).toISOString() };
+    }
     const { title, tags, size, hash, updated_at } = await this.read(path);
     return { path, hash, title, size, tags, updated_at };
   }
@@ -86,8 +87,7 @@ export class Pages {
     });
     // Built from what was written, not re-read: a later write may already have landed.
     const at = event?.at ?? (await this.vault.updatedAt(path).catch(() => new Date()));
-    const page = toPageView(path, hashBlob(bytes), bytes, at);
-    this.summaries.remember(path, page);
+    const page = this.views.view(path, hashBlob(bytes), bytes, at);
     return { page, commit: event?.commit ?? null, created: event !== undefined && !existed };
   }
 

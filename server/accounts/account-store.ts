@@ -7,13 +7,20 @@ export type { KeyRecord, KeyScope, UserRecord } from '../store/store.js';
 
 let DUMMY_HASH: PasswordHash | undefined;
 
+const MAX_HOT_ROWS = 10_000;
+
 export const USER_NAME = /^[a-z0-9][a-z0-9_-]{0,38}$/;
 
 /**
  * Users and API keys: the rules (names, conflicts, hashing) over the shared store, which the
- * server and the CLI both write, so keys created or revoked by the CLI apply at once.
+ * server and the CLI both write. Every API request looks up its key and its user, so both
+ * are cached until the store's change stamp moves: a key revoked here stops at once, one
+ * revoked by the CLI within `OTHER_WRITERS_SEEN_MS`.
  */
 export class AccountStore {
+  private readonly hotUsers = new HotRows<UserRecord>(() => this.store.changeStamp());
+  private readonly hotKeys = new HotRows<KeyRecord>(() => this.store.changeStamp());
+
   constructor(
     private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
@@ -24,7 +31,7 @@ export class AccountStore {
   }
 
   user(name: string): Promise<UserRecord | undefined> {
-    return this.store.users.get(name);
+    return this.hotUsers.get(name, () => this.store.users.get(name));
   }
 
   async requireUser(name: string): Promise<UserRecord> {
@@ -97,6 +104,32 @@ export class AccountStore {
    * so its timing tells nothing about stored keys an attacker could steer toward.
    */
   findKey(secret: string): Promise<KeyRecord | undefined> {
-    return this.store.keys.byHash(hashSecret(secret));
+    const hash = hashSecret(secret);
+    return this.hotKeys.get(hash, () => this.store.keys.byHash(hash));
+  }
+}
+
+/** Rows found since the store last changed; emptied when it changes or grows past a bound. */
+class HotRows<T> {
+  private stamp = '';
+  private readonly rows = new Map<string, T>();
+
+  constructor(private readonly stampOf: () => string) {}
+
+  async get(id: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const stamp = this.stampOf();
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.rows.clear();
+    }
+    const cached = this.rows.get(id);
+    if (cached) return cached;
+    const row = await load();
+    // Unknown ids are not kept (guessing must not fill memory), nor a row read across a change.
+    if (row && this.stamp === stamp && this.stampOf() === stamp) {
+      if (this.rows.size >= MAX_HOT_ROWS) this.rows.clear();
+      this.rows.set(id, row);
+    }
+    return row;
   }
 }

@@ -39,6 +39,8 @@ export interface RestBinding<R> {
   path: string;
   /** Defaults to 200. */
   status?: (result: R) => number;
+  /** A strong validator of the result (a blob id): sent as `ETag`, and `If-None-Match` with it answers 304. */
+  etag?: (result: R) => string;
 }
 
 export interface McpBinding {

@@ -29,7 +29,7 @@ export const readPage = defineOp({
   bucket: 'read',
   input: z.object({ path: pagePath }),
   output: pageView,
-  rest: { method: 'get', path: '/vault/page/*path' },
+  rest: { method: 'get', path: '/vault/page/*path', etag: (page) => page.hash },
   mcp: { title: 'Read page', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
   handler: (ctx, input) => ctx.vault.pages.read(visiblePath(ctx, input.path)),
 });

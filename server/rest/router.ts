@@ -56,24 +56,66 @@ function setRateHeaders(res: express.Response, rate: RateState): void {
   res.setHeader('X-RateLimit-Bucket', rate.bucket);
 }
 
+/**
+ * RFC 9110 §13.1.2: weak comparison against each listed tag, `*` matching any. Not
+ * `req.fresh`: it also honours a request's `Cache-Control: no-cache`, which fetch adds to
+ * every conditional request, so no fetch client would ever get its 304.
+ */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === `"${etag}"`;
+  });
+}
+
 function route(services: Services, op: AnyOperation): RequestHandler {
+  const rest = op.rest!;
   return async (req, res) => {
     if (req.method !== 'GET') requireJson(req);
     const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req, op), (rate) => setRateHeaders(res, rate));
     if (isRawResult(result)) return result.send(res);
-    res.status(op.rest!.status?.(result) ?? 200).json(result);
+    const etag = rest.etag?.(result);
+    if (etag) {
+      // A strong validator (a blob id names exactly these bytes): a client holding it gets 304, no body.
+      res.setHeader('ETag', `"${etag}"`);
+      if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return void res.status(304).end();
+    }
+    res.status(rest.status?.(result) ?? 200).json(result);
   };
 }
 
-/** `/vault/...`: one route per catalog operation that has a REST binding. */
+/** Where the REST router is mounted; operations' REST paths start with it. */
+export const REST_PREFIX = '/vault';
+
+/**
+ * `/vault/...`: one route per catalog operation that has a REST binding, mounted at
+ * `REST_PREFIX` ahead of the other surfaces so an API request meets only its own
+ * middleware. Routes are grouped by their first segment (`page`, `search`, …) and a request
+ * tries only its group's: matching all of them in turn was a tenth of a page read. Bodies are
+ * parsed only for methods that carry one.
+ */
 export function restRouter(services: Services, catalog: AnyOperation[]): Router {
   const router = express.Router();
   // Generous enough for a maximal page JSON-escaped; the page limit itself is checked per field.
-  router.use('/vault', express.json({ limit: services.config.maxPageBytes * 6 + 65536 }), authenticate(services));
+  const json = express.json({ limit: services.config.maxPageBytes * 6 + 65536 });
+  router.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)), authenticate(services));
+  const groups = new Map<string, Router>();
   for (const op of catalog) {
-    if (op.rest) router[op.rest.method](op.rest.path.replace(PAGE_WILDCARD, '{/*$1}'), route(services, op));
+    if (!op.rest) continue;
+    if (!op.rest.path.startsWith(`${REST_PREFIX}/`)) throw new Error(`${op.name}: REST paths start with ${REST_PREFIX}/`);
+    const path = op.rest.path.slice(REST_PREFIX.length);
+    const segment = path.split('/')[1];
+    if (!/^[a-z]+$/.test(segment)) throw new Error(`${op.name}: a REST path's first segment is a plain word`);
+    if (!groups.has(segment)) groups.set(segment, express.Router());
+    groups.get(segment)![op.rest.method](path.replace(PAGE_WILDCARD, '{/*$1}'), route(services, op));
   }
-  router.use('/vault', (req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}`)));
+  router.use((req, res, next) => {
+    const group = groups.get(req.path.split('/', 2)[1]);
+    if (group) group(req, res, next);
+    else next();
+  });
+  router.use((req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
   router.use(jsonErrorHandler(services.log));
   return router;
 }

@@ -21,8 +21,17 @@ export interface Store {
   server: ServerFactsStore;
   /** Deletes rows expired before `before`: housekeeping only, every read already filters. */
   purgeExpired(before: number): Promise<void>;
+  /**
+   * A value that differs whenever rows may have changed since it was last taken: at once
+   * for this process's writes, within `OTHER_WRITERS_SEEN_MS` for another process's (the
+   * CLI). Callers cache hot reads (keys, users) against it.
+   */
+  changeStamp(): string;
   close(): Promise<void>;
 }
+
+/** How stale `changeStamp` may be about another process's writes (a `quire key revoke`). */
+export const OTHER_WRITERS_SEEN_MS = 100;
 
 export type KeyScope = 'read' | 'write';
 

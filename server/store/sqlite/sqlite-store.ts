@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Store } from '../store.js';
+import { OTHER_WRITERS_SEEN_MS, type Store } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteBrowser } from './browser.js';
@@ -47,6 +47,11 @@ export function openSqliteStore(dataDir: string): Store {
       'DELETE FROM oauth_grants WHERE NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = oauth_grants.id AND t.expires_at > ?)',
     ),
   ];
+  const ownChanges = db.prepare('SELECT total_changes()').pluck();
+  // data_version moves on other connections' commits; reading it costs as much as a key
+  // lookup, so it is read at most every OTHER_WRITERS_SEEN_MS (total_changes is ~1 µs).
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let others = { at: -Infinity, version: 0 };
   return {
     users,
     keys,
@@ -60,6 +65,11 @@ export function openSqliteStore(dataDir: string): Store {
     server,
     purgeExpired: async (before) => {
       db.transaction(() => purge.forEach((statement) => statement.run(before)))();
+    },
+    changeStamp: () => {
+      const now = performance.now();
+      if (now - others.at >= OTHER_WRITERS_SEEN_MS) others = { at: now, version: dataVersion.get() as number };
+      return `${others.version}:${ownChanges.get() as number}`;
     },
     close: async () => {
       db.close();

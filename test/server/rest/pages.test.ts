@@ -46,6 +46,22 @@ describe('REST pages', () => {
     expect((await server.api('/vault/page/notes/idea.md', { method: 'DELETE', key })).status).to.equal(404);
   });
 
+  it("sends a page's blob id as a strong ETag and answers If-None-Match with 304 until the page changes", async () => {
+    const page = await (await write({ path: 'cached.md', content: '# Cached\n' })).json();
+    const first = await server.api('/vault/page/cached.md', { key });
+    expect(first.headers.get('etag')).to.equal(`"${page.hash}"`);
+    const again = await server.api('/vault/page/cached.md', { key, headers: { 'if-none-match': `"${page.hash}"` } });
+    expect(again.status).to.equal(304);
+    expect(await again.text()).to.equal('');
+    expect(again.headers.get('x-ratelimit-remaining')).to.not.equal(null);
+    await write({ path: 'cached.md', content: '# Changed\n', base_hash: page.hash });
+    const changed = await server.api('/vault/page/cached.md', { key, headers: { 'if-none-match': `"${page.hash}"` } });
+    expect(changed.status).to.equal(200);
+    expect((await changed.json()).content).to.equal('# Changed\n');
+    // Other answers carry no validator: express's weak ETags of whole bodies are off.
+    expect((await server.api('/vault/pages', { key })).headers.get('etag')).to.equal(null);
+  });
+
   it('answers 409 with the current hash for a stale base_hash and for base_hash null on an existing page', async () => {
     const first = await (await write({ path: 'a.md', content: 'one' })).json();
     await write({ path: 'a.md', content: 'two' });

@@ -5,6 +5,9 @@ import { gitIn } from '../../helpers/temp-vault.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
+import { AccountStore } from '../../../server/accounts/account-store.js';
+import { openSqliteStore } from '../../../server/store/sqlite/sqlite-store.js';
+import { OTHER_WRITERS_SEEN_MS } from '../../../server/store/store.js';
 
 const BAD_PATHS: [string, string][] = [
   ['empty', ''],
@@ -117,6 +120,19 @@ describe('REST refusals', () => {
     expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(200);
     const name = (await server.services.accounts.keys('alice'))[0].name;
     await server.services.accounts.revokeKey('alice', name);
+    expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(401);
+  });
+
+  it('stops a key revoked by another process (the CLI) within a tenth of a second', async () => {
+    expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(200);
+    const cli = openSqliteStore(server.dataDir);
+    try {
+      const name = (await server.services.accounts.keys('alice'))[0].name;
+      await new AccountStore(cli).revokeKey('alice', name);
+    } finally {
+      await cli.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, OTHER_WRITERS_SEEN_MS));
     expect((await server.api('/vault/pages', { key: writeKey })).status).to.equal(401);
   });
 
