@@ -33,18 +33,27 @@ export class TreeStore {
     if (oid === EMPTY_TREE) return [];
     const hit = this.parsed.get(oid);
     if (hit) return hit;
-    const tree = await this.readTree(oid);
-    if (this.parsed.size >= this.maxTrees) this.parsed.delete(this.parsed.keys().next().value!);
-    this.parsed.set(oid, tree);
-    return tree;
+    return this.remember(oid, await this.readTree(oid));
   }
 
   async write(entries: TreeEntry[]): Promise<string> {
     if (entries.length === 0) return EMPTY_TREE;
     const sorted = sortTree(entries);
     const oid = await writeObject(this.gitdir, 'tree', serializeTree(sorted), this.written);
-    this.parsed.set(oid, sorted);
+    this.remember(oid, sorted);
     return oid;
+  }
+
+  /** How many parsed trees are held (never more than `maxTrees`). */
+  get cached(): number {
+    return this.parsed.size;
+  }
+
+  /** Every insert keeps the bound: writes used to add past it, so a long-running vault grew without end. */
+  private remember(oid: string, tree: TreeEntry[]): TreeEntry[] {
+    if (!this.parsed.has(oid) && this.parsed.size >= this.maxTrees) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(oid, tree);
+    return tree;
   }
 
   /** Blob id at `path` in the tree, or undefined. */
