@@ -59,6 +59,8 @@ const CURSOR_URIS = [
 ];
 const VSCODE_URIS = ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/'];
 const INSPECTOR = 'http://localhost:6274/oauth/callback';
+/** VS Code asks for the PRM's scopes and `resource`, which must equal the typed URL, whether it registers or uses its document. */
+const VSCODE_FLOW = { redirectUri: 'https://vscode.dev/redirect', scope: prmScopes, resource: 'prm', prmCheck: 'equal' } as const;
 
 const INSPECTOR_PROFILE: ClientProfile = {
   // modelcontextprotocol/inspector client/src/lib/auth.ts: clientMetadata verbatim, both
@@ -266,10 +268,7 @@ const BASE: ClientProfile[] = [
         application_type: 'native',
       }),
     },
-    redirectUri: 'https://vscode.dev/redirect',
-    scope: prmScopes,
-    resource: 'prm',
-    prmCheck: 'equal',
+    ...VSCODE_FLOW,
   },
   {
     // VS Code uses https://vscode.dev/oauth/client-metadata.json when the server advertises
@@ -290,10 +289,7 @@ const BASE: ClientProfile[] = [
         application_type: 'native',
       }),
     },
-    redirectUri: 'https://vscode.dev/redirect',
-    scope: prmScopes,
-    resource: 'prm',
-    prmCheck: 'equal',
+    ...VSCODE_FLOW,
   },
   {
     // Unverified: no public source shows Windsurf's MCP OAuth registration. Windsurf is a VS Code
