@@ -48,6 +48,16 @@ function countWords(text: string): number {
   return words;
 }
 
+/**
+ * A copy of `s` that does not point into the text it was cut from. V8 keeps a substring as a
+ * slice of its parent, so a title or a link target held for the life of the index pinned the
+ * whole page text (most of the metadata's memory at 10k pages). A JSON round trip makes a
+ * fresh flat string.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
 export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string } {
   const text = decoder.decode(bytes);
   const parsed = parsePage(path, text);
@@ -55,11 +65,11 @@ export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMet
   return {
     path,
     hash,
-    title: parsed.title,
-    tags: parsed.tags,
-    aliases: aliasesOf(parsed.frontmatter.aliases),
-    links: parsed.links,
-    headings: parsed.headings.filter((h) => h.text !== '').map(({ level, text, line }) => ({ level, text, line })),
+    title: own(parsed.title),
+    tags: parsed.tags.map(own),
+    aliases: aliasesOf(parsed.frontmatter.aliases).map(own),
+    links: parsed.links.map(({ target, kind, line }) => ({ target: own(target), kind, line })),
+    headings: parsed.headings.filter((h) => h.text !== '').map(({ level, text, line }) => ({ level, text: own(text), line })),
     size: bytes.byteLength,
     words,
     ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}),
