@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { replaceFileUnder } from './atomic-file.js';
 import { QuireError } from './errors.js';
 import { BRANCH_REF, GitRepo, hashBlob, type BranchLock, type Signature } from './git/repo.js';
-import { GitIndex, type IndexChange, type IndexLock } from './git/index-file.js';
+import { GitIndex, type IndexLock } from './git/index-file.js';
+import { commitMessage, indexChanges, indexFiles } from './commit-parts.js';
 import { IndexFileError } from './git/index-format.js';
 import { busyState } from './git/repo-state.js';
 import { silentLog, type Log } from './log.js';
@@ -43,16 +44,6 @@ export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 /** Times a task re-runs because git moved the branch while it was committing. */
 const MAX_ATTEMPTS = 5;
 
-/** The index entries for a commit's changes: files as the server writes them (mode 100644). */
-function indexChanges(changes: { path: string; oid: string | null; content: Uint8Array | null }[]): IndexChange[] {
-  return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length }));
-}
-
-/** Every file of a tree as index entries are made from: path, blob id, numeric mode. */
-async function indexFiles(repo: GitRepo, tree: string): Promise<{ path: string; oid: string; mode: number }[]> {
-  return (await repo.trees.files(tree)).map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) }));
-}
-
 /** Thrown inside the queue when the branch moved between planning and committing: re-plan. */
 class BranchMoved extends Error {}
 
@@ -62,11 +53,6 @@ export interface VaultOptions {
   log?: Log;
   /** How long a lock git holds on the branch or index is waited for before VAULT_BUSY (3 s). */
   lockWaitMs?: number;
-}
-
-function commitMessage(subject: string, trailers: Record<string, string> = {}): string {
-  const lines = Object.entries(trailers).map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`);
-  return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
 }
 
 /**

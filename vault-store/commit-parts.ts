@@ -1,0 +1,18 @@
+import type { IndexChange } from './git/index-file.js';
+import type { GitRepo } from './git/repo.js';
+
+/** A commit's message: the subject, then the trailers that say who wrote it (one line each). */
+export function commitMessage(subject: string, trailers: Record<string, string> = {}): string {
+  const lines = Object.entries(trailers).map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`);
+  return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
+}
+
+/** The index entries for a commit's changes: files as the server writes them (mode 100644). */
+export function indexChanges(changes: { path: string; oid: string | null; content: Uint8Array | null }[]): IndexChange[] {
+  return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length }));
+}
+
+/** Every file of a tree as index entries are made from: path, blob id, numeric mode. */
+export async function indexFiles(repo: GitRepo, tree: string): Promise<{ path: string; oid: string; mode: number }[]> {
+  return (await repo.trees.files(tree)).map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) }));
+}
