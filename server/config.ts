@@ -3,6 +3,7 @@ import { loadPlans, type Plans } from './accounts/plans.js';
 import { envSchema, type LogLevel } from './config/schema.js';
 import { httpUrl } from './config/values.js';
 import type { TrustProxy } from './http/trust-proxy.js';
+import { defaultMemoryBudgetBytes } from './vaults/memory.js';
 
 export interface LlmConfig {
   baseUrl: string;
@@ -30,6 +31,10 @@ export interface Config {
   indexPersistMs: number;
   /** How long a write waits for a lock git holds in a vault folder. */
   gitLockWaitMs: number;
+  /** What the loaded vaults may hold together (QUIRE_MEMORY_BUDGET_MB), in bytes. */
+  memoryBudgetBytes: number;
+  /** A vault unused this long is closed; 0: only the memory budget closes vaults. */
+  vaultIdleMs: number;
   /** MCP sessions: idle time before one ends, and how many one user and the server hold. */
   mcpSessions: { idleMs: number; perUser: number; max: number };
   /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
@@ -119,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     watchTiming: { quietMs: vars.QUIRE_WATCH_SETTLE_MS, stabilityMs: vars.QUIRE_WATCH_STABLE_MS, idleMs: vars.QUIRE_WATCH_IDLE_MS },
     indexPersistMs: vars.QUIRE_INDEX_PERSIST_MS,
     gitLockWaitMs: vars.QUIRE_GIT_LOCK_WAIT_MS,
+    memoryBudgetBytes: vars.QUIRE_MEMORY_BUDGET_MB === undefined ? defaultMemoryBudgetBytes() : vars.QUIRE_MEMORY_BUDGET_MB * 1024 * 1024,
+    vaultIdleMs: vars.QUIRE_VAULT_IDLE_MS,
     mcpSessions: { idleMs: vars.QUIRE_MCP_SESSION_IDLE_MS, perUser: vars.QUIRE_MCP_SESSIONS_PER_USER, max: vars.QUIRE_MCP_SESSIONS_MAX },
     trustProxy: vars.QUIRE_TRUST_PROXY ?? false,
     oauthRegistrationsPerHour: vars.QUIRE_OAUTH_REGISTRATIONS_PER_HOUR,

@@ -43,6 +43,8 @@ export function createServices(config: Config, log: Logger = createLogger(config
       watcher: config.watchTiming,
       persistDelayMs: config.indexPersistMs,
       lockWaitMs: config.gitLockWaitMs,
+      memoryBudgetBytes: config.memoryBudgetBytes,
+      idleMs: config.vaultIdleMs,
       log,
       ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     }),

@@ -12,6 +12,8 @@ import { Vault, type CommitListener } from './vault.js';
 
 // Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
 const DISK_TTL_MS = 60_000;
+/** A file of the manifest: its map entries (by path and case-folded), path and blob id strings. */
+const MANIFEST_ENTRY_BYTES = 250;
 
 export interface WorkspaceOptions {
   /** Where derived data (search index, page vectors) is persisted. */
@@ -38,6 +40,7 @@ export class Workspace {
   private readonly history: VaultHistory;
   private readonly commits: CommitCounter;
   private disk: { at: number; bytes: Promise<number> } | undefined;
+  private closing: Promise<void> | undefined;
 
   private constructor(
     readonly vault: Vault,
@@ -68,10 +71,19 @@ export class Workspace {
    * Lets queued writes land (the index follows each one), waits for running embeddings,
    * then writes the index at head. Callers stop handing the workspace out first.
    */
-  async close(): Promise<void> {
-    await this.vault.exclusive(async () => undefined);
-    await this.embeddings?.close();
-    await this.knowledge.close();
+  close(): Promise<void> {
+    // Once: a second caller (shutdown during an eviction) waits for the same close.
+    this.closing ??= (async () => {
+      await this.vault.exclusive(async () => undefined);
+      await this.embeddings?.close();
+      await this.knowledge.close();
+    })();
+    return this.closing;
+  }
+
+  /** Estimated heap bytes this vault holds: its derived data (search, graph, metadata) and file list. */
+  memoryBytes(): number {
+    return this.knowledge.memoryBytes() + this.vault.manifest.size * MANIFEST_ENTRY_BYTES;
   }
 
   get dir(): string {

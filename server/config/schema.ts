@@ -94,6 +94,14 @@ export const envSchema = z.object({
     default: String(DEFAULT_TIMING.indexPersistDelayMs),
     doc: 'Quiet time after a commit before the search index is written to disk (data/index/<user>/).',
   }),
+  QUIRE_MEMORY_BUDGET_MB: variable(integer(1, 16 * 1024 * 1024), {
+    example: '4096',
+    doc: "Memory the loaded vaults may hold together, in MiB (each vault's search index, link graph, page metadata and file list, as `vault_health` reports them). Past it, the vaults used least recently and not in use are closed (their queued writes land and their index is saved first) and reopened from disk on their next request. One vault larger than the budget is still served, alone. Defaults to a quarter of the memory this process may use (its cgroup limit, else the machine's RAM): the process itself, garbage not yet collected and a vault's peak while it saves its index need the rest.",
+  }),
+  QUIRE_VAULT_IDLE_MS: variable(integer(0, 7 * 24 * 60 * 60_000), {
+    default: String(15 * 60_000),
+    doc: 'A vault nobody used for this long is closed (index saved, file watcher stopped) and reopened on its next request; 0 keeps vaults loaded until the memory budget needs the room.',
+  }),
   QUIRE_MCP_SESSION_IDLE_MS: variable(integer(1000, 24 * 60 * 60_000), {
     default: String(30 * 60_000),
     doc: 'An MCP session (Mcp-Session-Id) unused for this long ends, with its subscriptions and log level; the client starts a new one. A session with an open notification stream is not idle.',

@@ -41,7 +41,10 @@ export function pushResolver(services: Services): (req: Request) => Promise<Push
     try {
       const { result, rate } = await invokeAsGitClient(services, req, gitPush as unknown as AnyOperation);
       const { workspace, maxBytes } = result as { workspace: Workspace; maxBytes: number };
-      return { gitdir: workspace.gitdir, maxBytes, spoolDir, rate, exclusive: (receive) => workspace.receivePack(receive) };
+      // The vault may be closed while the body spools: the push takes the user's workspace (and holds it) when it runs.
+      const user = req.credential!.user;
+      const exclusive = <T>(receive: () => Promise<T>) => services.vaults.use(user, (vault) => vault.receivePack(receive));
+      return { gitdir: workspace.gitdir, maxBytes, spoolDir, rate, exclusive };
     } catch (err) {
       if (isQuireError(err) && err.code === 'INSUFFICIENT_SCOPE') {
         throw new QuireError(

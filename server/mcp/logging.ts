@@ -44,7 +44,10 @@ export async function logToolCall(ctx: McpContext, tool: string, result: CallToo
   sessionLog(session, 'debug', { tool, ms: took, outcome: 'ok' });
   if (typeof body.llm_error === 'string') sessionLog(session, 'warning', { tool, message: body.llm_error });
   if (typeof body.indexed_commit === 'string' && rank(session.logLevel) <= rank('warning')) {
-    const { head, knowledge } = await ctx.services.vaults.get(ctx.credential.user);
+    // A vault closed since the call reopens at head: nothing to warn about, and no reason to load it.
+    const workspace = ctx.services.vaults.loadedWorkspace(ctx.credential.user);
+    if (!workspace) return;
+    const { head, knowledge } = workspace;
     // Still behind now, not merely a read that ran while a write was landing.
     if (body.indexed_commit !== head && knowledge.indexedCommit !== head)
       sessionLog(session, 'warning', {

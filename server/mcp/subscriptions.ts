@@ -25,14 +25,15 @@ async function readableBy(services: Services, credential: Credential): Promise<(
 }
 
 /**
- * One session's page subscriptions: one commit listener on the user's workspace while any
- * exist, removed with the last one and when the session ends. Every commit reaches it —
- * API writes, folder edits the watcher commits, pushes, outside commits the vault follows.
+ * One session's page subscriptions: one commit listener on the user's vaults (the registry's,
+ * which outlives the vault being closed and reopened, and keeps no vault loaded) while any
+ * exist, removed with the last one and when the session ends. Every commit reaches it — API
+ * writes, folder edits the watcher commits, pushes, outside commits the vault follows.
  */
 class PageSubscriptions {
   /** Path → the URI as the client spelled it, which its notifications repeat. */
   private readonly uris = new Map<string, string>();
-  private listening: Promise<() => void> | undefined;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly session: McpSession,
@@ -40,41 +41,27 @@ class PageSubscriptions {
   ) {
     session.onEnd(() => {
       this.uris.clear();
-      this.stopListening();
+      this.stop();
     });
   }
 
-  async add(path: string, uri: string): Promise<void> {
+  add(path: string, uri: string): void {
     if (!this.uris.has(path) && this.uris.size >= MAX_SUBSCRIPTIONS)
       throw new McpError(ErrorCode.InvalidRequest, `A session may subscribe to at most ${MAX_SUBSCRIPTIONS} pages`);
+    // An ended session keeps nothing: its end ran already and would not remove the listener.
+    if (this.session.isEnded) return;
     this.uris.set(path, uri);
-    try {
-      await (this.listening ??= this.listen());
-    } catch (err) {
-      this.listening = undefined;
-      throw err;
-    }
-    // Ended or emptied while the workspace opened: the listener must not outlive it.
-    if (this.session.isEnded || this.uris.size === 0) this.stopListening();
+    this.stopListening ??= this.services.vaults.onCommit(this.session.credential.user, (event) => this.changed(event));
   }
 
   remove(path: string): void {
     this.uris.delete(path);
-    if (this.uris.size === 0) this.stopListening();
+    if (this.uris.size === 0) this.stop();
   }
 
-  private async listen(): Promise<() => void> {
-    const workspace = await this.services.vaults.get(this.session.credential.user);
-    return workspace.onCommit((event) => this.changed(event));
-  }
-
-  private stopListening(): void {
-    const listening = this.listening;
-    this.listening = undefined;
-    listening?.then(
-      (remove) => remove(),
-      () => undefined,
-    );
+  private stop(): void {
+    this.stopListening?.();
+    this.stopListening = undefined;
   }
 
   /** Inside the vault's write queue: only picks the paths, the announcing happens after. */
@@ -136,7 +123,7 @@ export function registerSubscriptions(server: Server, ctx: McpContext): void {
     const path = await watchablePath(ctx, request.params.uri);
     let subscriptions = bySession.get(session);
     if (!subscriptions) bySession.set(session, (subscriptions = new PageSubscriptions(session, ctx.services)));
-    await subscriptions.add(path, request.params.uri);
+    subscriptions.add(path, request.params.uri);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {

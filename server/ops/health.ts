@@ -7,7 +7,7 @@ import { indexedCommit, lintCounts } from './outputs.js';
 export const health = defineOp({
   name: 'vault_health',
   description:
-    'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed.',
+    'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed. Also the memory this vault holds while loaded.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -38,6 +38,15 @@ export const health = defineOp({
       working_tree_clean: z.boolean().nullable().describe('null without a file watcher'),
     }),
     lint: lintCounts,
+    memory: z
+      .object({
+        vault_bytes: z
+          .number()
+          .int()
+          .describe('Estimated memory this vault holds while loaded: search index, link graph, page metadata, file list'),
+      })
+      .optional()
+      .describe('Absent for an agent limited to some folders. Server-wide figures (loaded vaults, RSS, budget) go to the operator log only'),
   }),
   rest: { method: 'get', path: '/vault/health' },
   mcp: { title: 'Vault health', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
@@ -69,6 +78,8 @@ export const health = defineOp({
         working_tree_clean: uncommitted ? uncommitted.length === 0 : null,
       },
       lint: counts,
+      ...(whole ? { memory: { vault_bytes: ctx.vault.memoryBytes() } } : {}),
     };
   },
 });
+

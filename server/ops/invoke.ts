@@ -1,10 +1,13 @@
+import type { Response } from 'express';
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { agentAccess } from './agent-gate.js';
 import { authorFor, type Credential } from '../auth/credential.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
+import type { VaultLease } from '../vaults/user-vault.js';
 import type { AnyOperation, OpContext, Surface } from './operation.js';
+import { isRawResult, type RawResult } from './raw-result.js';
 
 export interface Invocation {
   result: unknown;
@@ -56,21 +59,37 @@ export async function invoke(
   const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   const { agent, visible } = await agentAccess(services.agents, op, credential, parsed.data);
-  const vault = await services.vaults.get(credential.user);
-  const result = await op.handler(
-    {
-      user: credential.user,
-      credential,
-      author: authorFor(credential),
-      vault,
-      config: services.config,
-      services,
-      surface,
-      agent,
-      visible,
-      progress,
-    },
-    parsed.data,
-  );
-  return { result, rate };
+  // Held until the result is done, so the vault is not closed under the handler (see VaultRegistry).
+  const lease = await services.vaults.acquire(credential.user);
+  let result: unknown;
+  try {
+    result = await op.handler(
+      {
+        user: credential.user,
+        credential,
+        author: authorFor(credential),
+        vault: lease.workspace,
+        config: services.config,
+        services,
+        surface,
+        agent,
+        visible,
+        progress,
+      },
+      parsed.data,
+    );
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
+  return { result: releasedWhenDone(result, lease), rate };
+}
+
+/** A download still reads the vault while it is sent: its lease ends with the sending. */
+function releasedWhenDone(result: unknown, lease: VaultLease): unknown {
+  if (!isRawResult(result)) {
+    lease.release();
+    return result;
+  }
+  return { ...result, send: (res: Response) => result.send(res).finally(() => lease.release()) } satisfies RawResult;
 }

@@ -191,6 +191,7 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
     expect(health.index.pages).to.equal(3);
     expect(health.git).not.to.have.any.keys('queued_writes');
     expect(health.watcher).to.have.all.keys('watching');
+    expect(health, 'memory would tell the size of the whole vault').not.to.have.property('memory');
     expect((await as(owner, opNamed('vault_health'), {})).body.index.pages).to.equal(6);
   });
 

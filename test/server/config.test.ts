@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../server/config.js';
@@ -50,6 +51,9 @@ describe('config', () => {
     });
     expect(config).to.deep.include({ maxPageBytes: 1024 * 1024, watch: true, trustProxy: false, logLevel: 'info', indexPersistMs: 2000 });
     expect(config.watchTiming).to.deep.equal({ quietMs: 300, stabilityMs: 200, idleMs: 600_000 });
+    expect(config.vaultIdleMs).to.equal(15 * 60_000);
+    // A quarter of the machine's memory (or the cgroup's limit, when smaller).
+    expect(config.memoryBudgetBytes).to.be.within(1, totalmem() / 4);
     expect(config).not.to.have.any.keys('llm', 'embeddings');
   });
 
@@ -60,6 +64,8 @@ describe('config', () => {
         QUIRE_WATCH_STABLE_MS: '0',
         QUIRE_WATCH_IDLE_MS: '5000',
         QUIRE_INDEX_PERSIST_MS: '10',
+        QUIRE_MEMORY_BUDGET_MB: '64',
+        QUIRE_VAULT_IDLE_MS: '0',
         PORT: '1',
         HOST: '::1',
         QUIRE_LOG_LEVEL: 'warn',
@@ -67,6 +73,7 @@ describe('config', () => {
       { port: '9000' },
     );
     expect(config.watchTiming).to.deep.equal({ quietMs: 50, stabilityMs: 0, idleMs: 5000 });
+    expect(config).to.deep.include({ memoryBudgetBytes: 64 * 1024 * 1024, vaultIdleMs: 0 });
     expect(config).to.deep.include({ indexPersistMs: 10, port: 9000, baseUrl: 'http://[::1]:9000', logLevel: 'warn' });
   });
 

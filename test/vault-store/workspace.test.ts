@@ -54,4 +54,26 @@ describe('Workspace', () => {
     expect(again.pagePaths()).to.have.length(5);
     await again.close();
   });
+  it('closes once however often it is asked (an eviction and a shutdown may meet)', async () => {
+    const ws = await open();
+    const write = ws.pages.write(testAuthor, { path: 'a.md', content: 'alpha' });
+    await Promise.all([ws.close(), ws.close()]);
+    await write;
+    await ws.close();
+    const again = await open();
+    expect(again.knowledge.loadedFrom).to.equal('persisted');
+    await again.close();
+  });
+
+  it('estimates the memory it holds, growing with its pages', async () => {
+    const ws = await open();
+    const empty = ws.memoryBytes();
+    for (let i = 0; i < 20; i++)
+      await ws.pages.write(testAuthor, { path: `p${i}.md`, content: `# Page ${i}\n\nwords of page ${i} link to [[p${i + 1}]] #tag${i}\n` });
+    const full = ws.memoryBytes();
+    expect(full).to.be.greaterThan(empty + 20 * 500);
+    await ws.pages.delete(testAuthor, { path: 'p0.md' });
+    expect(ws.memoryBytes()).to.be.lessThan(full).and.to.be.greaterThan(empty);
+    await ws.close();
+  });
 });

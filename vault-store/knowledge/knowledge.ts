@@ -105,6 +105,14 @@ export class Knowledge {
     return this.commit;
   }
 
+  /** Estimated heap bytes of the derived data: search index, link graph and page metadata. */
+  memoryBytes(): number {
+    const { index, graph, metas } = this.state;
+    let bytes = index.memoryBytes() + graph.memoryBytes();
+    for (const meta of metas.values()) bytes += metaBytes(meta);
+    return bytes;
+  }
+
   search(query: string, options: SearchOptions = {}): SearchResultSet {
     return { query, ...this.state.index.search(query, options), indexed_commit: this.commit };
   }
@@ -185,6 +193,15 @@ export class Knowledge {
     await attachBodies(state.index, await fsp.open(this.file, 'r'), sections, positions);
     this.saved = { state, commit };
   }
+}
+
+/** One page's metadata: the object and its map entry, its strings (one byte a character, plus headers). */
+function metaBytes(meta: PageMeta): number {
+  let bytes = 300 + meta.path.length + meta.title.length;
+  for (const s of [...meta.tags, ...meta.aliases]) bytes += 24 + s.length;
+  for (const link of meta.links) bytes += 80 + link.target.length;
+  for (const heading of meta.headings) bytes += 80 + heading.text.length;
+  return bytes;
 }
 
 async function load(vault: Vault, file: string): Promise<{ state: State; source: LoadSource }> {

@@ -50,13 +50,13 @@ describe('MCP resources/subscribe: notifications/resources/updated for subscribe
   });
 
   it('removes the commit listener when the session ends (no leak)', async () => {
-    const { vault } = await server.services.vaults.get('una');
-    const before = vault.commitListenerCount;
+    const { vaults } = server.services;
+    const before = vaults.commitListenerCount('una');
     const { client } = await listener(server, owner);
     await client.subscribeResource({ uri: uri('notes/a.md') });
-    expect(vault.commitListenerCount).to.equal(before + 1);
+    expect(vaults.commitListenerCount('una')).to.equal(before + 1);
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await until('the listener removed', 1000, () => vault.commitListenerCount === before);
+    await until('the listener removed', 1000, () => vaults.commitListenerCount('una') === before);
     await client.close();
   });
 

@@ -233,4 +233,11 @@ export class LinkGraph {
     }
     node.out.clear();
   }
+
+  /** Rough heap bytes (a placeholder estimate): per page its node, per link its entry here and in `incoming`. */
+  memoryBytes(): number {
+    let bytes = 0;
+    for (const [path, node] of this.nodes) bytes += 250 + path.length + node.links.length * 150 + node.out.size * 120;
+    return bytes;
+  }
 }

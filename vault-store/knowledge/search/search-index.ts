@@ -115,4 +115,15 @@ export class SearchIndex implements IndexedDocs {
     }
     this.lens.set(lens, id * FIELD_COUNT);
   }
+
+  /** Rough heap bytes (a placeholder estimate): per page its entry and term table, ~25 bytes a FlexSearch posting. */
+  memoryBytes(): number {
+    let bytes = this.lens.byteLength;
+    for (const doc of this.docs) {
+      if (!doc) continue;
+      const { ids, tf } = doc.terms;
+      bytes += 200 + doc.path.length + doc.title.length + ids.byteLength + tf.byteLength + ids.length * 25;
+    }
+    return bytes;
+  }
 }
