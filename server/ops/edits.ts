@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits/text-edits.js';
 import { movePage } from '../../vault-store/edits/move.js';
-import { pageMeta } from '../../vault-store/knowledge/page-meta.js';
+import { pageHeadings } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { seesWholeVault, withinPrefixes } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
@@ -10,7 +10,6 @@ import { checkSize, visiblePath } from './pages.js';
 import { pageView, pageWrite } from './outputs.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
 
-const encoder = new TextEncoder();
 const EDIT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
 
 /** One page's read-modify-write (Pages.edit), held to the page size limit. */
@@ -79,7 +78,7 @@ export const pageOutline = defineOp({
   handler: async (ctx, input) => {
     const page = await ctx.vault.pages.read(visiblePath(ctx, input.path));
     const lines = page.content.split('\n').length;
-    const { headings } = pageMeta(page.path, page.hash, encoder.encode(page.content));
+    const headings = pageHeadings(page.path, page.content);
     const outline = headings.map((h, i) => {
       // A forward walk, not slice().find(): copying the rest per heading is quadratic, and a
       // 1 MiB page holds 260k headings. Per level, the walks cover disjoint runs: linear.

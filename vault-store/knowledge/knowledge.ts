@@ -199,9 +199,7 @@ export class Knowledge {
 function metaBytes(meta: PageMeta): number {
   let bytes = 300 + meta.path.length + meta.title.length;
   for (const s of [...meta.tags, ...meta.aliases]) bytes += 24 + s.length;
-  for (const link of meta.links) bytes += 80 + link.target.length;
-  for (const heading of meta.headings) bytes += 80 + heading.text.length;
-  return bytes;
+  return bytes + meta.packedLinks.length;
 }
 
 async function load(vault: Vault, file: string): Promise<{ state: State; source: LoadSource }> {

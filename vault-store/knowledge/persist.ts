@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { atomicWriteFile } from '../atomic-file.js';
 
 /** Bumped whenever what is persisted changes shape or meaning; an older file is simply rebuilt. */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 const MAGIC = 'quire-knowledge';
 
 export type Sections = Record<string, Uint8Array>;

@@ -30,19 +30,24 @@ function time(run: () => unknown, n: number): number[] {
   return samples;
 }
 
+/** Heap and typed-array memory, after a collection (npm run bench exposes gc): otherwise a
+ * collection during what is measured makes the difference meaningless, even negative. */
+function held(): number {
+  global.gc?.();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
 export default async function (): Promise<Record<string, unknown>> {
   const { source, manifest } = benchVault();
+  const beforeMetas = held();
   const t0 = performance.now();
   const metas = new Map(manifest.paths.map((path) => [path, meta(path, readFileSync(join(source, path)))]));
   const parseMs = performance.now() - t0;
 
-  // Collected before both readings (npm run bench exposes gc): otherwise a collection during
-  // the build makes the difference meaningless, even negative.
-  global.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const heapBefore = held();
   let graph = LinkGraph.build(metas.values());
-  global.gc?.();
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const heapMb = (held() - heapBefore) / 2 ** 20;
   const build = summarize(time(() => (graph = LinkGraph.build(metas.values())), 5));
 
   // Own links change: the common write.
@@ -96,7 +101,9 @@ export default async function (): Promise<Record<string, unknown>> {
     edges: graph.edges().length,
     parse_all_ms: round(parseMs),
     build_ms: build,
+    metas_heap_mb: round((heapBefore - beforeMetas) / 2 ** 20),
     graph_heap_mb: round(heapMb),
+    graph_memory_bytes_mb: round(graph.memoryBytes() / 2 ** 20),
     upsert_own_links_ms: editLinks,
     upsert_takeover_ms: { inbound_links: inbound, add: addTwin.p50, remove: removeTwin.p50 },
     rename_ms: rename,

@@ -1,7 +1,10 @@
 import type { PageLink } from '../../page.js';
-import type { PageMeta } from '../page-meta.js';
-import { linkQuery, nameKey, pageKey, type LinkQuery } from './link-query.js';
+import { pageLinks, type PageMeta } from '../page-meta.js';
+import { nameKey, pageKey } from './link-query.js';
+import { ListArena } from './list-arena.js';
 import { NameIndex } from './name-index.js';
+import { PageLinks, UNRESOLVED } from './page-links.js';
+import { KINDS } from './target-pool.js';
 
 export type LinkKind = PageLink['kind'];
 
@@ -23,31 +26,10 @@ export interface UnresolvedLink {
   target: string;
 }
 
-interface Resolved extends GraphLink {
-  query: LinkQuery;
-}
-
-interface Node {
-  aliasKeys: string[];
-  links: Resolved[];
-  /** Distinct targets other than the page itself, with the kind of their first link. */
-  out: Map<string, LinkKind>;
-}
-
-function nodeOf(meta: PageMeta): Node {
-  const links: Resolved[] = [];
-  for (const link of meta.links) {
-    const query = linkQuery(link);
-    if (query) links.push({ target: link.target, kind: link.kind, line: link.line, resolved: null, query });
-  }
-  return { aliasKeys: [...new Set(meta.aliases.map(nameKey))], links, out: new Map() };
-}
-
-function countOf(paths: IterableIterator<string> | undefined, visible?: (path: string) => boolean): number {
-  let n = 0;
-  for (const path of paths ?? []) if (!visible || visible(path)) n++;
-  return n;
-}
+const NO_ALIASES: readonly string[] = [];
+// Heap per page beyond the arenas (path map entry, slots, name-index entry): measured on
+// generated 10k and 30k vaults.
+const PAGE_BYTES = 140;
 
 function sorted(items: Iterable<string>): string[] {
   return [...items].sort();
@@ -58,95 +40,138 @@ function sorted(items: Iterable<string>): string[] {
  * and `remove` inside every write, so an update re-resolves only the links whose name
  * gained or lost a page (or alias); the result always equals a fresh `build`.
  * Self-links count as resolved links but are no edges: they connect a page to nothing.
+ *
+ * No object per link: pages are numbered (ids are reused); their links are `PageLinks`,
+ * and the links into each page a sorted list of source ids in a `ListArena`.
  */
 export class LinkGraph {
   private readonly names = new NameIndex();
-  private readonly nodes = new Map<string, Node>();
-  /** target → source → number of links (a source may link a page several times). */
-  private readonly incoming = new Map<string, Map<string, number>>();
-  /** name key → sources holding a link whose resolution depends on that name. */
-  private readonly dependents = new Map<string, Set<string>>();
+  private readonly linkLists = new PageLinks();
+  private readonly ids = new Map<string, number>();
+  private readonly paths: string[] = [];
+  private readonly free: number[] = [];
+  private readonly aliasKeysOf: (readonly string[])[] = [];
+  /** target id → source ids, one per link (a source may link a page several times), sorted. */
+  private readonly incoming = new ListArena();
 
   static build(metas: Iterable<PageMeta>): LinkGraph {
     const graph = new LinkGraph();
     // Index every name first so each link is resolved once, against the whole vault.
-    for (const meta of metas) graph.index(meta.path, nodeOf(meta), true);
-    for (const path of graph.nodes.keys()) graph.link(path);
+    for (const meta of metas) graph.add(meta);
+    const n = graph.paths.length;
+    const counts = new Uint32Array(n);
+    for (let source = 0; source < n; source++) {
+      graph.resolve(source);
+      graph.forEachEdge(source, (target) => counts[target]++);
+    }
+    // Incoming lists at their exact size, filled in source order so they come out sorted.
+    for (let target = 0; target < n; target++) graph.incoming.reset(target, counts[target]);
+    counts.fill(0);
+    for (let source = 0; source < n; source++) graph.forEachEdge(source, (target) => graph.incoming.put(target, counts[target]++, source));
+    graph.linkLists.trim();
+    graph.incoming.trim();
     return graph;
   }
 
   upsert(meta: PageMeta): void {
-    const old = this.nodes.get(meta.path);
-    const next = nodeOf(meta);
-    let changed: string[];
-    if (old) {
-      this.unlink(meta.path);
-      this.unindex(meta.path, old, false);
-      changed = [...old.aliasKeys.filter((k) => !next.aliasKeys.includes(k)), ...next.aliasKeys.filter((k) => !old.aliasKeys.includes(k))];
-    } else {
-      changed = [pageKey(meta.path), ...next.aliasKeys];
+    const old = this.ids.get(meta.path);
+    if (old === undefined) {
+      const id = this.add(meta);
+      this.link(id);
+      this.relinkDependents([pageKey(meta.path), ...this.aliasKeysOf[id]], id);
+      return;
     }
-    this.index(meta.path, next, !old);
-    this.link(meta.path);
-    this.relinkDependents(changed, meta.path);
+    const before = this.aliasKeysOf[old];
+    this.unlink(old);
+    this.clear(old, meta.path);
+    this.fill(old, meta);
+    const after = this.aliasKeysOf[old];
+    this.link(old);
+    this.relinkDependents([...before.filter((k) => !after.includes(k)), ...after.filter((k) => !before.includes(k))], old);
   }
 
   remove(path: string): void {
-    const old = this.nodes.get(path);
-    if (!old) return;
-    this.unlink(path);
-    this.unindex(path, old, true);
-    this.nodes.delete(path);
-    this.relinkDependents([pageKey(path), ...old.aliasKeys], path);
+    const id = this.ids.get(path);
+    if (id === undefined) return;
+    const keys = [pageKey(path), ...this.aliasKeysOf[id]];
+    this.unlink(id);
+    this.clear(id, path);
+    this.names.removePage(path);
+    this.ids.delete(path);
+    // Every link to it is re-resolved elsewhere first: until then its id must stay taken.
+    this.relinkDependents(keys, id);
+    this.paths[id] = '';
+    this.incoming.release(id);
+    this.free.push(id);
   }
 
   has(path: string): boolean {
-    return this.nodes.has(path);
+    return this.ids.has(path);
   }
 
   get size(): number {
-    return this.nodes.size;
+    return this.ids.size;
+  }
+
+  /** Approximate bytes the graph holds, for the memory budget; page paths are the metadata's. */
+  memoryBytes(): number {
+    let bytes = this.linkLists.memoryBytes() + this.incoming.memoryBytes() + this.ids.size * PAGE_BYTES;
+    for (const keys of this.aliasKeysOf) for (const key of keys) bytes += PAGE_BYTES + key.length * 4;
+    return bytes;
   }
 
   /** Pages linking to `path`, sorted. */
   backlinks(path: string): string[] {
-    return sorted(this.incoming.get(path)?.keys() ?? []);
+    const id = this.ids.get(path);
+    return id === undefined ? [] : sorted(this.pathsOf(this.sources(id)));
   }
 
   /** Pages `path` links to, sorted. */
   outgoing(path: string): string[] {
-    return sorted(this.nodes.get(path)?.out.keys() ?? []);
+    const id = this.ids.get(path);
+    return id === undefined ? [] : sorted(this.pathsOf(this.out(id).keys()));
   }
 
   /** Pages linking to `path` (only those `visible` accepts, when given). */
   inDegree(path: string, visible?: (path: string) => boolean): number {
-    return countOf(this.incoming.get(path)?.keys(), visible);
+    const id = this.ids.get(path);
+    return id === undefined ? 0 : this.count(this.sources(id), visible);
   }
 
   /** Pages `path` links to (only those `visible` accepts, when given). */
   outDegree(path: string, visible?: (path: string) => boolean): number {
-    return countOf(this.nodes.get(path)?.out.keys(), visible);
+    const id = this.ids.get(path);
+    return id === undefined ? 0 : this.count(this.out(id).keys(), visible);
   }
 
   /** Every link of `path` to a page (attachments excluded), in file order. */
   links(path: string): readonly GraphLink[] {
-    return this.nodes.get(path)?.links ?? [];
+    const id = this.ids.get(path);
+    if (id === undefined) return [];
+    const result: GraphLink[] = [];
+    for (let i = 0; i < this.linkLists.count(id); i++) {
+      const resolved = this.linkLists.resolved(id, i);
+      result.push({ ...this.linkLists.link(id, i), resolved: resolved === UNRESOLVED ? null : this.paths[resolved] });
+    }
+    return result;
   }
 
   /** Edges leaving `path`, sorted by target. */
   edgesFrom(path: string): GraphEdge[] {
-    const out = this.nodes.get(path)?.out;
-    return out ? this.outgoing(path).map((target) => ({ source: path, target, kind: out.get(target)! })) : [];
+    const id = this.ids.get(path);
+    if (id === undefined) return [];
+    const edges = [...this.out(id)].map(([target, kind]) => ({ source: path, target: this.paths[target], kind: KINDS[kind] }));
+    return edges.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   }
 
   /** All edges, sorted by source then target. */
   edges(): GraphEdge[] {
-    return sorted(this.nodes.keys()).flatMap((source) => this.edgesFrom(source));
+    return sorted(this.ids.keys()).flatMap((source) => this.edgesFrom(source));
   }
 
   /** Links that match no page, one per source and written target, sorted. */
   unresolved(): UnresolvedLink[] {
-    return sorted(this.nodes.keys()).flatMap((source) => this.unresolvedFrom(source));
+    return sorted(this.ids.keys()).flatMap((source) => this.unresolvedFrom(source));
   }
 
   /** With `shown`, a link to a page it rejects is unresolved too: for that caller the page is not there. */
@@ -161,83 +186,118 @@ export class LinkGraph {
    * Traversal never passes through a page `visible` rejects, so hidden pages can't bridge.
    */
   neighbourhood(path: string, depth: number, visible: (path: string) => boolean = () => true): string[] {
-    if (!this.nodes.has(path) || !visible(path)) return [];
-    const seen = new Set([path]);
-    let frontier = [path];
+    const start = this.ids.get(path);
+    if (start === undefined || !visible(path)) return [];
+    const seen = new Set([start]);
+    let frontier = [start];
     for (let hop = 0; hop < depth && frontier.length > 0; hop++) {
-      const next: string[] = [];
+      const next: number[] = [];
       for (const page of frontier) {
-        for (const other of [...(this.nodes.get(page)?.out.keys() ?? []), ...(this.incoming.get(page)?.keys() ?? [])]) {
-          if (seen.has(other) || !visible(other)) continue;
+        for (const other of [...this.out(page).keys(), ...this.sources(page)]) {
+          if (seen.has(other) || !visible(this.paths[other])) continue;
           seen.add(other);
           next.push(other);
         }
       }
       frontier = next;
     }
-    return sorted(seen);
+    return sorted(this.pathsOf(seen));
   }
 
-  private index(path: string, node: Node, isNew: boolean): void {
-    this.nodes.set(path, node);
-    if (isNew) this.names.addPage(path);
-    for (const key of node.aliasKeys) this.names.addAlias(key, path);
+  /** Each page linking to `id` once, in id order. */
+  private *sources(id: number): Generator<number> {
+    let last = -1;
+    for (let i = 0; i < this.incoming.length(id); i++) {
+      const source = this.incoming.get(id, i);
+      if (source !== last) yield source;
+      last = source;
+    }
   }
 
-  private unindex(path: string, node: Node, removePage: boolean): void {
-    if (removePage) this.names.removePage(path);
-    for (const key of node.aliasKeys) this.names.removeAlias(key, path);
+  private *pathsOf(ids: Iterable<number>): Generator<string> {
+    for (const id of ids) yield this.paths[id];
+  }
+
+  private count(ids: Iterable<number>, visible?: (path: string) => boolean): number {
+    let n = 0;
+    for (const id of ids) if (!visible || visible(this.paths[id])) n++;
+    return n;
+  }
+
+  /** Distinct pages `id` links to, other than itself, with the kind bit of the first link to each. */
+  private out(id: number): Map<number, number> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < this.linkLists.count(id); i++) {
+      const target = this.linkLists.resolved(id, i);
+      if (target !== UNRESOLVED && target !== id && !out.has(target)) out.set(target, this.linkLists.kind(id, i));
+    }
+    return out;
+  }
+
+  private forEachEdge(source: number, visit: (target: number) => void): void {
+    for (let i = 0; i < this.linkLists.count(source); i++) {
+      const target = this.linkLists.resolved(source, i);
+      if (target !== UNRESOLVED && target !== source) visit(target);
+    }
+  }
+
+  /** Numbers a new page and indexes its names; its links are resolved by the caller. */
+  private add(meta: PageMeta): number {
+    const id = this.free.pop() ?? this.paths.length;
+    this.ids.set(meta.path, id);
+    this.paths[id] = meta.path;
+    this.names.addPage(meta.path);
+    this.fill(id, meta);
+    return id;
+  }
+
+  /** Stores the page's links (unresolved) and aliases. */
+  private fill(id: number, meta: PageMeta): void {
+    this.linkLists.set(id, pageLinks(meta));
+    const aliasKeys = [...new Set(meta.aliases.map(nameKey))];
+    this.aliasKeysOf[id] = aliasKeys.length ? aliasKeys : NO_ALIASES;
+    for (const key of aliasKeys) this.names.addAlias(key, meta.path);
+  }
+
+  /** Drops what `fill` stored; the page must be unlinked first. */
+  private clear(id: number, path: string): void {
+    this.linkLists.clear(id);
+    for (const key of this.aliasKeysOf[id]) this.names.removeAlias(key, path);
+    this.aliasKeysOf[id] = NO_ALIASES;
   }
 
   /** Re-resolves the sources whose links depend on names that gained or lost a page. */
-  private relinkDependents(keys: string[], except: string): void {
-    const sources = new Set<string>();
-    for (const key of keys) {
-      for (const source of this.dependents.get(key) ?? []) if (source !== except) sources.add(source);
-    }
+  private relinkDependents(keys: string[], except: number): void {
+    const sources = this.linkLists.dependentsOf(keys);
+    sources.delete(except);
     for (const source of sources) {
       this.unlink(source);
       this.link(source);
     }
   }
 
-  private link(source: string): void {
-    const node = this.nodes.get(source)!;
-    for (const link of node.links) {
-      link.resolved = this.names.resolve(link.query, source);
-      let deps = this.dependents.get(link.query.key);
-      if (!deps) this.dependents.set(link.query.key, (deps = new Set()));
-      deps.add(source);
-      const target = link.resolved;
-      if (target === null || target === source) continue;
-      if (!node.out.has(target)) node.out.set(target, link.kind);
-      let from = this.incoming.get(target);
-      if (!from) this.incoming.set(target, (from = new Map()));
-      from.set(source, (from.get(source) ?? 0) + 1);
+  /** Sets where each link of `source` points. */
+  private resolve(source: number): void {
+    const path = this.paths[source];
+    for (let i = 0; i < this.linkLists.count(source); i++) {
+      const target = this.names.resolve(this.linkLists.query(source, i), path);
+      this.linkLists.resolve(source, i, target === null ? UNRESOLVED : this.ids.get(target)!);
     }
   }
 
-  private unlink(source: string): void {
-    const node = this.nodes.get(source)!;
-    for (const link of node.links) {
-      const deps = this.dependents.get(link.query.key);
-      deps?.delete(source);
-      if (deps?.size === 0) this.dependents.delete(link.query.key);
-      const target = link.resolved;
-      if (target === null || target === source) continue;
-      const from = this.incoming.get(target)!;
-      const count = from.get(source)! - 1;
-      if (count > 0) from.set(source, count);
-      else from.delete(source);
-      if (from.size === 0) this.incoming.delete(target);
-    }
-    node.out.clear();
+  private link(source: number): void {
+    this.resolve(source);
+    for (const [target, times] of this.edgeCounts(source)) this.incoming.insertSorted(target, source, times);
   }
 
-  /** Rough heap bytes (a placeholder estimate): per page its node, per link its entry here and in `incoming`. */
-  memoryBytes(): number {
-    let bytes = 0;
-    for (const [path, node] of this.nodes) bytes += 250 + path.length + node.links.length * 150 + node.out.size * 120;
-    return bytes;
+  private unlink(source: number): void {
+    for (const target of this.edgeCounts(source).keys()) this.incoming.removeAll(target, source);
+  }
+
+  /** Links from `source` per page they reach: lists change once per target, not per link. */
+  private edgeCounts(source: number): Map<number, number> {
+    const counts = new Map<number, number>();
+    this.forEachEdge(source, (target) => counts.set(target, (counts.get(target) ?? 0) + 1));
+    return counts;
   }
 }

@@ -5,12 +5,24 @@ function byPreference(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-function insert(map: Map<string, string[]>, key: string, path: string): void {
-  const list = map.get(key);
-  if (!list) {
-    map.set(key, [path]);
+/**
+ * Most names belong to one page: that page's path is held alone, and an array only for two
+ * or more: one-element arrays were 40% of the index.
+ */
+type Paths = string | string[];
+
+function listOf(paths: Paths | undefined): readonly string[] {
+  return paths === undefined ? [] : typeof paths === 'string' ? [paths] : paths;
+}
+
+function insert(map: Map<string, Paths>, key: string, path: string): void {
+  const paths = map.get(key);
+  if (paths === undefined || paths === path) {
+    map.set(key, path);
     return;
   }
+  const list = typeof paths === 'string' ? [paths] : paths;
+  map.set(key, list);
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -21,12 +33,17 @@ function insert(map: Map<string, string[]>, key: string, path: string): void {
   if (list[lo] !== path) list.splice(lo, 0, path);
 }
 
-function remove(map: Map<string, string[]>, key: string, path: string): void {
-  const list = map.get(key);
-  const at = list?.indexOf(path) ?? -1;
+function remove(map: Map<string, Paths>, key: string, path: string): void {
+  const paths = map.get(key);
+  if (paths === path) {
+    map.delete(key);
+    return;
+  }
+  const at = typeof paths === 'string' || paths === undefined ? -1 : paths.indexOf(path);
   if (at < 0) return;
-  list!.splice(at, 1);
-  if (list!.length === 0) map.delete(key);
+  const list = paths as string[];
+  list.splice(at, 1);
+  if (list.length === 1) map.set(key, list[0]);
 }
 
 function pathWithoutExtension(path: string): string {
@@ -35,8 +52,8 @@ function pathWithoutExtension(path: string): string {
 
 /** Pages by lower-cased file name and by alias, each list in resolution order. */
 export class NameIndex {
-  private readonly byName = new Map<string, string[]>();
-  private readonly byAlias = new Map<string, string[]>();
+  private readonly byName = new Map<string, Paths>();
+  private readonly byAlias = new Map<string, Paths>();
 
   addPage(path: string): void {
     insert(this.byName, pageKey(path), path);
@@ -60,7 +77,7 @@ export class NameIndex {
    * else the shortest path (observed on Obsidian 1.13 via getFirstLinkpathDest).
    */
   resolve(query: LinkQuery, source: string): string | null {
-    const named = this.byName.get(query.key) ?? [];
+    const named = listOf(this.byName.get(query.key));
     if (query.by === 'path') {
       if (named.includes(query.path)) return query.path;
       const lower = nameKey(query.path);
@@ -74,7 +91,7 @@ export class NameIndex {
             const bare = pathWithoutExtension(p);
             return bare === wanted || bare.endsWith(`/${wanted}`);
           });
-    if (matches.length === 0) return query.suffix === undefined ? (this.byAlias.get(query.key)?.[0] ?? null) : null;
+    if (matches.length === 0) return query.suffix === undefined ? (listOf(this.byAlias.get(query.key))[0] ?? null) : null;
     // An exact path is the shortest match, so it is first when present.
     if (matches.length === 1 || pathWithoutExtension(matches[0]) === wanted) return matches[0];
     const folder = source.slice(0, source.lastIndexOf('/') + 1);

@@ -1,14 +1,9 @@
 import type { LintCheck } from './finding.js';
 
-// The same word rule as PageMeta.words, so heading words can be subtracted from it.
-function wordCount(text: string): number {
-  return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
-}
-
 /** Pages whose body holds nothing but headings (frontmatter is not counted in `words`). */
 export const emptyPages: LintCheck = ({ pages }) =>
   pages
-    .filter((page) => page.words - page.headings.reduce((n, h) => n + wordCount(h.text), 0) <= 0)
+    .filter((page) => page.words - page.headingWords <= 0)
     .map((page) => ({ rule: 'empty-page' as const, path: page.path, message: 'Page has no text beyond frontmatter and headings' }));
 
 /** The page is still served (the body parses as text); only its metadata is lost. */

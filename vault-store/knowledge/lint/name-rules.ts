@@ -23,8 +23,7 @@ function finding(rule: LintRule, page: PageMeta, message: string, line?: number)
 /** Titles equal but for case; the line is the H1's when the title comes from one. */
 export const duplicateTitles: LintCheck = ({ pages }) =>
   clashes(pages, (page) => page.title.normalize('NFC').toLowerCase()).map(([page, others]) => {
-    const h1 = page.headings.find((h) => h.level === 1 && h.text === page.title);
-    return finding('duplicate-title', page, `Title "${page.title}" is also the title of ${others.join(', ')}`, h1?.line);
+    return finding('duplicate-title', page, `Title "${page.title}" is also the title of ${others.join(', ')}`, page.titleLine);
   });
 
 /**

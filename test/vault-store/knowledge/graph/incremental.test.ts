@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { LinkGraph } from '../../../../vault-store/knowledge/graph/link-graph.js';
 import type { PageMeta } from '../../../../vault-store/knowledge/page-meta.js';
 import { metaOf, snapshot } from './metas.js';
+import { seeded } from './seeded.js';
 
 /** Applies upserts/removes to a graph and a map, and checks the graph against a fresh build. */
 class Tracked {
@@ -25,16 +26,6 @@ class Tracked {
     const fresh = LinkGraph.build(this.metas.values());
     expect(snapshot(this.graph, this.metas.keys())).to.deep.equal(snapshot(fresh, this.metas.keys()));
   }
-}
-
-/** mulberry32: a seeded generator so a failing sequence can be replayed. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('LinkGraph incremental updates', () => {
