@@ -27,7 +27,7 @@ export interface Config {
   watch: boolean;
   /** The watcher's settle and idle times (QUIRE_WATCH_*_MS). */
   watchTiming: { quietMs: number; stabilityMs: number; idleMs: number };
-  /** Quiet time after a commit before the search index is written to disk. */
+  /** Longest time from a commit to the save of the search index that holds it. */
   indexPersistMs: number;
   /** How long a write waits for a lock git holds in a vault folder. */
   gitLockWaitMs: number;

@@ -10,7 +10,7 @@ export const DEFAULT_TIMING = {
   watchStabilityMs: 200,
   /** A watcher unused this long is closed. */
   watchIdleMs: 10 * 60_000,
-  /** Quiet time after a commit before the index is written to disk. */
+  /** Longest time from a commit to the save of the index that holds it. */
   indexPersistDelayMs: 2000,
   /** How long a write waits for a lock git holds in the vault folder before answering VAULT_BUSY. */
   gitLockWaitMs: 3000,

@@ -18,7 +18,7 @@ const MANIFEST_ENTRY_BYTES = 250;
 export interface WorkspaceOptions {
   /** Where derived data (search index, page vectors) is persisted. */
   indexDir: string;
-  /** Quiet time after a commit before the index is written to disk; false: only on close. */
+  /** Longest time from a commit to the save of the index that holds it; false: only on close. */
   persistDelayMs?: number | false;
   /** Page vectors for similar pages, when an embeddings model is configured. */
   embeddings?: { model: string; embed: Embed };

@@ -24,7 +24,7 @@ export interface VaultRegistryOptions {
   watch?: boolean;
   /** Settle and idle times of the watchers (QUIRE_WATCH_*_MS). */
   watcher?: WatcherPoolOptions;
-  /** Quiet time after a commit before an index is written to disk (QUIRE_INDEX_PERSIST_MS). */
+  /** Longest time from a commit to the save of the index that holds it (QUIRE_INDEX_PERSIST_MS). */
   persistDelayMs?: number;
   /** How long a write waits for a lock git holds in the folder (QUIRE_GIT_LOCK_WAIT_MS). */
   lockWaitMs?: number;

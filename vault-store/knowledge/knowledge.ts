@@ -8,8 +8,9 @@ import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } fr
 import { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
 import { promises as fsp } from 'node:fs';
-import { jsonSection, parseSection, readSnapshot, writeSnapshot } from './persist.js';
-import { attachBodies, restoreIndex, snapshotIndex } from './search/index-snapshot.js';
+import { jsonArrayChunks, parseSection, SnapshotStore, type PreparedSnapshot, type Snapshot } from './persist.js';
+import { BodyStore } from './search/body-store.js';
+import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
@@ -17,7 +18,7 @@ import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
   indexDir: string;
-  /** Quiet time after a commit before the index is written to disk; `false` = only on close. */
+  /** Longest time from a commit to the save of the index that holds it; `false` = only on close. */
   persistDelayMs?: number | false;
   /** Where a failed background write of the index is reported. */
   log?: Log;
@@ -36,7 +37,9 @@ export interface SearchResultSet {
 /** Told how far a long task has come: `done` of `total` units. */
 export type Progress = (done: number, total: number) => void;
 
-const INDEX_FILE = 'knowledge.idx';
+/** The index's folder inside `indexDir`; `knowledge.idx` beside it is the single file of format 5 and before. */
+const INDEX_FOLDER = 'knowledge';
+const OLD_INDEX_FILE = 'knowledge.idx';
 const READ_BATCH = 64;
 
 /** Derived state that is swapped as one piece on rebuild. */
@@ -44,6 +47,13 @@ interface State {
   metas: Map<string, PageMeta>;
   index: SearchIndex;
   graph: LinkGraph;
+}
+
+/** A save taken inside the write queue, to be written outside it. */
+interface Capture {
+  state: State;
+  commit: string;
+  snapshot: PreparedSnapshot;
 }
 
 /**
@@ -55,12 +65,15 @@ interface State {
 export class Knowledge {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** What the file on disk holds: nothing to write when it is still current. */
+  /** What the folder on disk holds: nothing to write when it is still current. */
   private saved: { state?: State; commit?: string } = {};
+  /** Saves, one after another; also the retirement of a replaced state's files. */
+  private saving: Promise<void> = Promise.resolve();
+  private healing = false;
 
   private constructor(
     private readonly vault: Vault,
-    private readonly file: string,
+    private readonly store: SnapshotStore,
     private readonly persistDelayMs: number | false,
     private state: State,
     private commit: string,
@@ -69,21 +82,23 @@ export class Knowledge {
   ) {}
 
   static async open(vault: Vault, options: KnowledgeOptions): Promise<Knowledge> {
-    const file = join(options.indexDir, INDEX_FILE);
+    await fsp.rm(join(options.indexDir, OLD_INDEX_FILE), { force: true });
     return vault.exclusive(async () => {
-      const { state, source } = await load(vault, file);
+      const { store, snapshot } = await SnapshotStore.open(join(options.indexDir, INDEX_FOLDER));
+      const { state, source } = await load(vault, store.dir, snapshot);
       const knowledge = new Knowledge(
         vault,
-        file,
+        store,
         options.persistDelayMs ?? DEFAULT_TIMING.indexPersistDelayMs,
         state,
         vault.head,
         source,
         options.log ?? silentLog,
       );
+      await knowledge.adopt(state);
       vault.onCommit((event) => knowledge.follow(event));
       if (source === 'persisted') knowledge.saved = { state, commit: vault.head };
-      else await knowledge.persistNow();
+      else await knowledge.write(await knowledge.capture());
       return knowledge;
     });
   }
@@ -130,32 +145,45 @@ export class Knowledge {
     return retrievePassages(this.state.index, input);
   }
 
-  /** Rebuilds everything from HEAD inside the write queue and swaps it in; `progress` hears of pages read. */
-  rebuild(progress?: Progress): Promise<{ pages: number; ms: number }> {
-    return this.vault.exclusive(async () => {
-      const started = performance.now();
+  /** Rebuilds everything from HEAD inside the write queue, swaps it in and saves it; `progress` hears of pages read. */
+  async rebuild(progress?: Progress): Promise<{ pages: number; ms: number }> {
+    const started = performance.now();
+    await this.vault.exclusive(async () => {
+      if (this.closed) return;
       const previous = this.state;
-      this.state = await buildFromHead(this.vault, progress);
-      this.commit = this.vault.head;
-      await previous.index.bodies.close();
-      await this.persistNow();
-      return { pages: this.state.index.size, ms: Math.round(performance.now() - started) };
+      const state = await buildFromHead(this.vault, progress);
+      await this.adopt(state);
+      [this.state, this.commit] = [state, this.vault.head];
+      // A save in flight may still be writing from the previous state's files.
+      this.saving = this.saving.then(() => previous.index.bodies.close()).catch(() => undefined);
     });
+    await this.persist();
+    return { pages: this.state.index.size, ms: Math.round(performance.now() - started) };
   }
 
-  /** Writes the index to disk now (inside the queue, so no commit lands mid-snapshot). */
+  /**
+   * Writes the index to disk now. What is saved is taken inside the write queue, so no
+   * commit lands mid-snapshot; the files are written outside it, so writes go on meanwhile.
+   * Must not be awaited from inside the queue.
+   */
   persist(): Promise<void> {
-    return this.vault.exclusive(() => this.persistNow());
+    const run = this.saving.then(async () => {
+      const capture = await this.vault.exclusive(() => this.capture());
+      if (capture) await this.write(capture);
+    });
+    this.saving = run.catch(() => undefined);
+    return run;
   }
 
+  /** Saves what is not saved yet and closes the files; not from inside the write queue. */
   async close(): Promise<void> {
     clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.closed) return;
     this.closed = true;
-    await this.vault.exclusive(async () => {
-      await this.persistNow();
-      await this.state.index.bodies.close();
-    });
+    await this.persist();
+    await this.saving;
+    await this.state.index.bodies.close();
   }
 
   private async follow(event: CommitEvent): Promise<void> {
@@ -173,25 +201,57 @@ export class Knowledge {
     this.schedulePersist();
   }
 
+  /**
+   * Armed by the first unsaved commit and not pushed back by later ones: under a steady
+   * stream of writes the index is still saved every `persistDelayMs`, not only once they stop.
+   */
   private schedulePersist(): void {
-    if (this.persistDelayMs === false) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(
-      () => void this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')),
-      this.persistDelayMs,
-    );
+    if (this.persistDelayMs === false || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed'));
+    }, this.persistDelayMs);
     this.timer.unref();
   }
 
-  private async persistNow(): Promise<void> {
-    if (this.saved.state === this.state && this.saved.commit === this.commit) return;
+  /** Binds a state's bodies to the index folder, and a body failing its check to a rebuild. */
+  private async adopt(state: State): Promise<void> {
+    await state.index.bodies.attach(this.store.dir, () => {
+      this.log.error({ commit: this.commit }, 'a stored page body failed its check; rebuilding the index');
+      if (this.healing) return;
+      this.healing = true;
+      void this.rebuild()
+        .catch((err) => this.log.error({ err: (err as Error).message }, 'rebuilding the index failed'))
+        .finally(() => (this.healing = false));
+    });
+  }
+
+  /**
+   * Inside the queue: the index's sections (fresh bytes, checksummed here), the list of page
+   * metas (serialised later: a meta is replaced on change, never edited), the bodies written
+   * since the last save appended and their table copied. A compaction, rare, copies the
+   * live bodies here too.
+   */
+  private async capture(): Promise<Capture | undefined> {
+    if (this.saved.state === this.state && this.saved.commit === this.commit) return undefined;
     const { state, commit } = this;
     const sections = snapshotIndex(state.index);
-    sections.metas = jsonSection([...state.metas.values()]);
-    const positions = await writeSnapshot(this.file, commit, sections);
-    // Bodies now live in the file: drop the in-memory copies and read them from there.
-    await attachBodies(state.index, await fsp.open(this.file, 'r'), sections, positions);
-    this.saved = { state, commit };
+    const metas = [...state.metas.values()];
+    sections.metas = () => jsonArrayChunks(metas);
+    const { table, ...append } = await state.index.bodies.save();
+    sections['body-table'] = table;
+    return { state, commit, snapshot: this.store.prepare(commit, sections, append) };
+  }
+
+  /**
+   * Outside the queue. Safe because nothing written here changes after the capture: the
+   * sections are bytes of their own or immutable metas, and the body file only grows past
+   * the size recorded. Saves run one at a time (`saving`).
+   */
+  private async write(capture: Capture | undefined): Promise<void> {
+    if (!capture) return;
+    await this.store.write(capture.snapshot);
+    this.saved = { state: capture.state, commit: capture.commit };
   }
 }
 
@@ -202,14 +262,15 @@ function metaBytes(meta: PageMeta): number {
   return bytes + meta.packedLinks.length;
 }
 
-async function load(vault: Vault, file: string): Promise<{ state: State; source: LoadSource }> {
-  const snapshot = await readSnapshot(file);
-  if (snapshot) {
+async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): Promise<{ state: State; source: LoadSource }> {
+  if (snapshot?.append) {
+    const bodies = await BodyStore.open(dir, snapshot.append, snapshot.sections['body-table']).catch(() => undefined);
     try {
+      if (!bodies) throw new Error('no bodies');
       const metas = new Map(parseSection<PageMeta[]>(snapshot.sections.metas).map((m) => [m.path, m]));
       const state = {
         metas,
-        index: restoreIndex(snapshot.sections, snapshot.handle, snapshot.positions),
+        index: restoreIndex(snapshot.sections, bodies),
         graph: LinkGraph.build(metas.values()),
       };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
@@ -219,7 +280,7 @@ async function load(vault: Vault, file: string): Promise<{ state: State; source:
       return { state, source: 'incremental' };
     } catch {
       // Unreadable, from a commit this repo lacks, or FlexSearch changed shape: rebuild.
-      await snapshot.handle.close();
+      await bodies?.close();
     }
   }
   return { state: await buildFromHead(vault), source: 'rebuilt' };

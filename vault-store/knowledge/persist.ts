@@ -1,92 +1,234 @@
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { atomicWriteFile } from '../atomic-file.js';
 
-/** Bumped whenever what is persisted changes shape or meaning; an older file is simply rebuilt. */
+/** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
 export const FORMAT_VERSION = 6;
+const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
+/** writev takes at most IOV_MAX (1024 on Linux) buffers a call. */
+export const IOV_MAX = 1024;
 
-export type Sections = Record<string, Uint8Array>;
+/** A section's bytes: one array, or chunks written one after another (never concatenated). */
+export type SectionBytes = Uint8Array | Uint8Array[];
+/**
+ * Bytes, or a function that makes them when the section is written, outside the write
+ * queue: only for data that no longer changes once taken (page metas are replaced, never
+ * edited), so the queue does not wait for its serialisation.
+ */
+export type SectionValue = SectionBytes | (() => SectionBytes);
+export type Sections = Record<string, SectionValue>;
+/** Sections as read back: each one file's bytes, in a buffer of its own. */
+export type LoadedSections = Record<string, Uint8Array>;
 
-/** Where each section starts in the file, for reading parts of it again later. */
-export type Positions = Record<string, number>;
+/** A file that only grows (the page bodies): the snapshot holds its first `size` bytes. */
+export interface AppendFile {
+  file: string;
+  size: number;
+}
 
-/** A verified snapshot, with the open file it came from (the caller closes it). */
+interface Entry {
+  file: string;
+  size: number;
+  crc: number;
+}
+
+interface Manifest {
+  version: number;
+  generation: number;
+  commit: string;
+  sections: Record<string, Entry>;
+  append?: AppendFile;
+}
+
 export interface Snapshot {
   commit: string;
-  sections: Sections;
-  positions: Positions;
-  handle: FileHandle;
+  sections: LoadedSections;
+  append?: AppendFile;
 }
 
-interface Header {
-  version: number;
+interface Sum {
+  size: number;
+  crc: number;
+}
+
+/** What a save writes, its bytes checksummed when it was taken (see `prepare`). */
+export interface PreparedSnapshot {
   commit: string;
-  sha256: string;
-  sections: { name: string; size: number }[];
+  sections: Sections;
+  sums: Record<string, Sum>;
+  append?: AppendFile;
 }
 
 /**
- * The persisted derived data: one header line (format, the commit it reflects, a SHA-256
- * of everything after it, the section sizes), then the sections' raw bytes. Written
- * atomically; a torn, truncated or edited file fails the checksum and is rebuilt.
+ * The persisted derived data of one vault: a folder with one file per section and a small
+ * manifest naming them (format, generation, the commit they reflect, each section's size
+ * and CRC-32, and how much of the append file counts). A save writes the sections that
+ * changed into files of a new generation, then replaces the manifest atomically, then
+ * deletes the files only the old manifest named. A save cut short (kill -9) leaves the old
+ * manifest and every file it names intact; an open checks each section's CRC and sweeps
+ * whatever the manifest does not name.
  */
-export async function writeSnapshot(file: string, commit: string, sections: Sections): Promise<Positions> {
-  const names = Object.keys(sections);
-  const hash = createHash('sha256');
-  for (const name of names) hash.update(sections[name]);
-  const header: Header = {
-    version: FORMAT_VERSION,
-    commit,
-    sha256: hash.digest('hex'),
-    sections: names.map((name) => ({ name, size: sections[name].byteLength })),
-  };
-  const head = Buffer.from(`${MAGIC} ${JSON.stringify(header)}\n`);
-  await atomicWriteFile(file, Buffer.concat([head, ...names.map((n) => sections[n])]));
-  return positionsOf(head.length, header);
-}
+export class SnapshotStore {
+  private constructor(
+    readonly dir: string,
+    private current: Manifest | undefined,
+  ) {}
 
-/**
- * The snapshot at `file`, or undefined when it is missing, corrupted or of another format.
- * The file stays open so that what is read from it later is the very file verified here,
- * even after a newer snapshot has replaced it on disk.
- */
-export async function readSnapshot(file: string): Promise<Snapshot | undefined> {
-  const handle = await fsp.open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  const snapshot = await verify(await handle.readFile()).catch(() => undefined);
-  if (!snapshot) await handle.close();
-  return snapshot && { ...snapshot, handle };
-}
-
-async function verify(data: Buffer): Promise<Omit<Snapshot, 'handle'> | undefined> {
-  const newline = data.indexOf(10);
-  const line = data.subarray(0, newline).toString('utf8');
-  if (newline < 0 || !line.startsWith(`${MAGIC} `)) return undefined;
-  const header = JSON.parse(line.slice(MAGIC.length + 1)) as Header;
-  if (header.version !== FORMAT_VERSION) return undefined;
-  const body = data.subarray(newline + 1);
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return undefined;
-  const positions = positionsOf(newline + 1, header);
-  const sections: Sections = {};
-  for (const { name, size } of header.sections) sections[name] = data.subarray(positions[name], positions[name] + size);
-  const end = header.sections.reduce((sum, s) => sum + s.size, newline + 1);
-  return end === data.length ? { commit: header.commit, sections, positions } : undefined;
-}
-
-function positionsOf(start: number, header: Header): Positions {
-  const positions: Positions = {};
-  let at = start;
-  for (const { name, size } of header.sections) {
-    positions[name] = at;
-    at += size;
+  /** The folder's store and its snapshot, or no snapshot when it is missing, torn or of another format. */
+  static async open(dir: string): Promise<{ store: SnapshotStore; snapshot?: Snapshot }> {
+    await fsp.mkdir(dir, { recursive: true });
+    const manifest = await readManifest(dir);
+    const sections = manifest && (await readSections(dir, manifest));
+    const current = sections ? manifest : undefined;
+    await sweep(dir, current);
+    const store = new SnapshotStore(dir, current);
+    return { store, snapshot: current && sections && { commit: current.commit, sections, append: current.append } };
   }
-  return positions;
+
+  /**
+   * Checksums the sections now, where the caller holds them consistent (inside the write
+   * queue): if their bytes change before `write` runs, what lands on disk fails its CRC at
+   * the next open and is rebuilt rather than served.
+   */
+  prepare(commit: string, sections: Sections, append?: AppendFile): PreparedSnapshot {
+    const sums: Record<string, Sum> = {};
+    for (const [name, value] of Object.entries(sections)) {
+      if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`bad section name ${name}`);
+      if (typeof value !== 'function') sums[name] = sumOf(chunksOf(value));
+    }
+    return { commit, sections, sums, append };
+  }
+
+  /** Writes a prepared snapshot; one at a time (the caller serialises saves). */
+  async write(snapshot: PreparedSnapshot): Promise<void> {
+    const previous = this.current;
+    const generation = (previous?.generation ?? 0) + 1;
+    const sections: Record<string, Entry> = {};
+    for (const [name, value] of Object.entries(snapshot.sections)) {
+      const chunks = chunksOf(typeof value === 'function' ? value() : value);
+      const sum = snapshot.sums[name] ?? sumOf(chunks);
+      const old = previous?.sections[name];
+      if (old && old.size === sum.size && old.crc === sum.crc) sections[name] = old;
+      else sections[name] = { file: `${name}-${generation}.sec`, ...sum };
+      if (sections[name] !== old) await writeSynced(join(this.dir, sections[name].file), chunks);
+    }
+    if (snapshot.append) await syncFile(join(this.dir, snapshot.append.file));
+    const manifest: Manifest = { version: FORMAT_VERSION, generation, commit: snapshot.commit, sections, append: snapshot.append };
+    const json = JSON.stringify(manifest);
+    await atomicWriteFile(join(this.dir, MANIFEST), `${MAGIC} ${crc32(json)} ${json}`);
+    this.current = manifest;
+    const kept = namedFiles(manifest);
+    for (const file of previous ? namedFiles(previous) : []) if (!kept.has(file)) await fsp.rm(join(this.dir, file), { force: true });
+  }
+}
+
+/** File names a manifest may hold: plain names in the folder, never a path out of it. */
+const FILE_NAME = /^[a-z0-9-]+\.[a-z]+$/;
+
+async function readManifest(dir: string): Promise<Manifest | undefined> {
+  const text = await fsp.readFile(join(dir, MANIFEST), 'utf8').catch(() => '');
+  const match = /^(\S+) (\d+) (.*)$/s.exec(text);
+  if (!match || match[1] !== MAGIC || Number(match[2]) !== crc32(match[3])) return undefined;
+  try {
+    const manifest = JSON.parse(match[3]) as Manifest;
+    if (manifest.version !== FORMAT_VERSION || ![...namedFiles(manifest)].every((f) => FILE_NAME.test(f))) return undefined;
+    return manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readSections(dir: string, manifest: Manifest): Promise<LoadedSections | undefined> {
+  const sections: LoadedSections = {};
+  for (const [name, { file, size, crc }] of Object.entries(manifest.sections)) {
+    const bytes = await fsp.readFile(join(dir, file)).catch(() => undefined);
+    if (!bytes || bytes.byteLength !== size || crc32(bytes) !== crc) return undefined;
+    sections[name] = bytes;
+  }
+  if (manifest.append) {
+    const stat = await fsp.stat(join(dir, manifest.append.file)).catch(() => undefined);
+    if (!stat || stat.size < manifest.append.size) return undefined;
+  }
+  return sections;
+}
+
+/** Removes every file the manifest does not name: leftovers of a save or compaction cut short. */
+async function sweep(dir: string, manifest: Manifest | undefined): Promise<void> {
+  const kept = manifest ? namedFiles(manifest) : new Set<string>();
+  if (manifest) kept.add(MANIFEST);
+  for (const name of await fsp.readdir(dir)) if (!kept.has(name)) await fsp.rm(join(dir, name), { force: true, recursive: true });
+}
+
+function namedFiles(manifest: Manifest): Set<string> {
+  const files = new Set(Object.values(manifest.sections).map((e) => e.file));
+  if (manifest.append) files.add(manifest.append.file);
+  return files;
+}
+
+function chunksOf(value: SectionBytes): Uint8Array[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+function sumOf(chunks: Uint8Array[]): Sum {
+  return { size: chunks.reduce((n, c) => n + c.byteLength, 0), crc: chunks.reduce((crc, c) => crc32(c, crc), 0) };
+}
+
+/** Creates (or, after a crash, overwrites) `path` with the chunks in order, then fsyncs it. */
+async function writeSynced(path: string, chunks: Uint8Array[]): Promise<void> {
+  const handle = await fsp.open(path, 'w');
+  try {
+    await writeChunks(handle, chunks, 0);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the chunks one after another from `position`, with as few calls as writev allows. */
+export async function writeChunks(handle: FileHandle, chunks: Uint8Array[], position: number): Promise<void> {
+  let rest = chunks.filter((c) => c.byteLength > 0);
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest.slice(0, IOV_MAX), position);
+    position += bytesWritten;
+    rest = dropBytes(rest, bytesWritten);
+  }
+}
+
+/** The chunks after the first `n` bytes (a writev may write fewer bytes than asked). */
+export function dropBytes(chunks: Uint8Array[], n: number): Uint8Array[] {
+  let i = 0;
+  while (i < chunks.length && n >= chunks[i].byteLength) n -= chunks[i++].byteLength;
+  const rest = chunks.slice(i);
+  if (n > 0) rest[0] = rest[0].subarray(n);
+  return rest;
+}
+
+/** fsync by path: the appending file descriptor may belong to a store retired meanwhile. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await fsp.open(path, 'r');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 export function jsonSection(value: unknown): Uint8Array {
   return Buffer.from(JSON.stringify(value));
+}
+
+/** A JSON array as chunks of `per` items: never one string of the whole array. */
+export function jsonArrayChunks(items: readonly unknown[], per = 1024): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < items.length; i += per) {
+    const part = JSON.stringify(items.slice(i, i + per));
+    chunks.push(Buffer.from(`${i === 0 ? '[' : ','}${part.slice(1, -1)}`));
+  }
+  chunks.push(Buffer.from(items.length === 0 ? '[]' : ']'));
+  return chunks;
 }
 
 export function parseSection<T>(bytes: Uint8Array | undefined): T {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Pages } from '../../../vault-store/pages.js';
 import { Vault } from '../../../vault-store/vault.js';
@@ -94,9 +95,13 @@ describe('Knowledge', () => {
     expect(knowledge.indexedCommit).to.equal(ctx.vault.head);
   });
 
-  it('detects a corrupted index file and rebuilds', async () => {
+  it('detects a corrupted index section and rebuilds', async () => {
     await knowledge.close();
-    const file = join(indexDir.path, 'knowledge.idx');
+    const dir = join(indexDir.path, 'knowledge');
+    const file = join(
+      dir,
+      readdirSync(dir).find((name) => name.startsWith('postings-'))!,
+    );
     const bytes = readFileSync(file);
     bytes[bytes.length - 10] ^= 0xff;
     writeFileSync(file, bytes);
@@ -105,11 +110,15 @@ describe('Knowledge', () => {
     expect(paths(knowledge, 'watering')).to.deep.equal(['notes/Gardening.md']);
   });
 
-  it('rebuilds from a stale file whose commit the repository does not have', async () => {
+  it('rebuilds from a stale index whose commit the repository does not have', async () => {
     await knowledge.close();
-    const file = join(indexDir.path, 'knowledge.idx');
-    const text = readFileSync(file, 'latin1').replace(/"commit":"[0-9a-f]+"/, `"commit":"${'1'.repeat(40)}"`);
-    writeFileSync(file, text, 'latin1');
+    const file = join(indexDir.path, 'knowledge', 'manifest');
+    const json = readFileSync(file, 'utf8')
+      .split(' ')
+      .slice(2)
+      .join(' ')
+      .replace(/"commit":"[0-9a-f]+"/, `"commit":"${'1'.repeat(40)}"`);
+    writeFileSync(file, `quire-knowledge ${crc32(json)} ${json}`);
     knowledge = await Knowledge.open(ctx.vault, { indexDir: indexDir.path, persistDelayMs: false });
     expect(knowledge.loadedFrom).to.equal('rebuilt');
     expect(paths(knowledge, 'sauce')).to.deep.equal(['notes/Cooking.md']);

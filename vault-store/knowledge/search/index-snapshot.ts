@@ -1,19 +1,14 @@
-import type { FileHandle } from 'node:fs/promises';
-import { jsonSection, parseSection, type Positions, type Sections } from '../persist.js';
-import { BodyStore } from './body-store.js';
+import { jsonSection, parseSection, type LoadedSections, type Sections } from '../persist.js';
+import type { BodyStore } from './body-store.js';
 import { FlexIndex } from './flex-index.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { FIELD_COUNT, TF_MORE, TermStats, type DocTerms } from './term-stats.js';
 
 type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
 
-const BODIES = 'bodies';
-const BODY_OFFSETS = 'body-offsets';
-
-/** The search index as persisted sections: documents, bodies, vocabulary, term tables, postings. */
+/** The search index as persisted sections: documents, vocabulary, term tables, postings (bodies are saved by their store). */
 export function snapshotIndex(index: SearchIndex): Sections {
   const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null));
-  const bodies = index.bodies.section(index.docs.length);
   const offsets = new Uint32Array(index.docs.length + 1);
   index.docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.ids.length ?? 0)));
   const ids = new Uint32Array(offsets[index.docs.length]);
@@ -32,19 +27,12 @@ export function snapshotIndex(index: SearchIndex): Sections {
     ids: bytes(ids),
     tf,
     'tf-more': bytes(Uint32Array.from(more)),
-    [BODIES]: bodies.bytes,
-    [BODY_OFFSETS]: bytes(bodies.offsets),
     postings: bytes(index.flex.snapshot((term) => index.stats.id(term)!)),
   };
 }
 
-/** Makes the index read its bodies from the snapshot just written with `sections`. */
-export async function attachBodies(index: SearchIndex, handle: FileHandle, sections: Sections, positions: Positions): Promise<void> {
-  await index.bodies.attach(bodyFile(handle, sections, positions));
-}
-
-/** Throws when a section is missing or inconsistent; the caller rebuilds. Bodies stay in `handle`'s file. */
-export function restoreIndex(sections: Sections, handle: FileHandle, positions: Positions): SearchIndex {
+/** Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the store saved with it. */
+export function restoreIndex(sections: LoadedSections, bodies: BodyStore): SearchIndex {
   const rows = parseSection<DocRow[]>(sections.docs);
   const stats = TermStats.fromJSON(parseSection(sections.terms));
   const offsets = typed(Uint32Array, sections.offsets);
@@ -68,17 +56,9 @@ export function restoreIndex(sections: Sections, handle: FileHandle, positions: 
     if (!terms || terms.tf[more[i + 1]] !== TF_MORE) throw new Error('inconsistent term tables');
     (terms.more ??= new Map()).set(more[i + 1], more[i + 2]);
   }
-  const bodies = bodyFile(handle, sections, positions);
-  if (bodies.offsets.length !== rows.length + 1) throw new Error('inconsistent bodies');
+  if (bodies.size > rows.length) throw new Error('inconsistent bodies');
   const flex = FlexIndex.restore(typed(Uint32Array, sections.postings), (id) => stats.term(id), rows.length);
-  return new SearchIndex(docs, stats, flex, new BodyStore(bodies));
-}
-
-function bodyFile(handle: FileHandle, sections: Sections, positions: Positions) {
-  const offsets = typed(Uint32Array, sections[BODY_OFFSETS]);
-  if (positions[BODIES] === undefined || offsets[offsets.length - 1] !== sections[BODIES].byteLength)
-    throw new Error('inconsistent bodies');
-  return { handle, start: positions[BODIES], offsets };
+  return new SearchIndex(docs, stats, flex, bodies);
 }
 
 function bytes(view: ArrayBufferView): Uint8Array {
