@@ -1,7 +1,7 @@
 /**
  * Saving the knowledge index: peak RSS of a full build with its first save, and of a save
  * after one page changed (VmHWM reset just before it), the save's time, and the warm open,
- * on 10k and 30k pages (`QUIRE_BENCH_SAVE_SIZES=10000` for one size). Each figure comes from
+ * on 10k and 30k pages (`BENCH_SAVE_SIZES=10000` for one size). Each figure comes from
  * a fresh child process on the compiled code (index-save-child.mjs), medians of 3 runs.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BENCH_DIR, benchVault, round, summarize } from '../fixture.js';
 
 const RUNS = 3;
-const SIZES = (process.env.QUIRE_BENCH_SAVE_SIZES ?? '10000,30000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SAVE_SIZES ?? '10000,30000').split(',').map(Number);
 
 type Probe = Record<string, number | string>;
 
