@@ -18,7 +18,7 @@ const built = new Map<string, string>();
  * stay lazy, as in `dist/`.
  * Dependencies are bundled too: loading zod, express and isomorphic-git file by file was most
  * of a command's start (0.7 s of CPU, 0.3 s bundled). Kept out: the native better-sqlite3, and
- * pino and flexsearch, which start worker threads from files next to their own.
+ * pino, which starts worker threads from files next to its own.
  * One build serves every test process (and the next run) until a source file changes: its
  * folder is named by the sizes and times of the files it reads.
  */
@@ -69,7 +69,7 @@ function build(entry: string, outdir: string): void {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['better-sqlite3', 'pino', 'flexsearch'],
+    external: ['better-sqlite3', 'pino'],
     // The CommonJS dependencies require node's modules.
     banner: { js: "import { createRequire as quireTestRequire } from 'node:module'; const require = quireTestRequire(import.meta.url);" },
     logLevel: 'error',

@@ -279,7 +279,7 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
       for (const change of await diffPages(vault.repo.trees, before, after)) await applyChange(vault, state, change.path, change.hash);
       return { state, source: 'incremental' };
     } catch {
-      // Unreadable, from a commit this repo lacks, or FlexSearch changed shape: rebuild.
+      // Unreadable, inconsistent or from a commit this repo lacks: rebuild.
       await bodies?.close();
     }
   }

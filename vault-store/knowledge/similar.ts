@@ -29,7 +29,7 @@ export function similar(index: SearchIndex, input: SimilarInput, limit = 10, vis
   const vector = source ? docVector(index, source.id) : textVector(index, input as { text: string }, visible);
   const seeds = [...vector].sort((a, b) => b[1] - a[1]).slice(0, SEED_TERMS);
   const candidates = new Set<number>();
-  for (const [id] of seeds) for (const doc of index.flex.candidates([index.stats.term(id)], CANDIDATES_PER_TERM)) candidates.add(doc);
+  for (const [id] of seeds) for (const doc of index.postings.candidates([id], CANDIDATES_PER_TERM)) candidates.add(doc);
   const norm = length(vector);
   const hits: SimilarHit[] = [];
   for (const id of candidates) {

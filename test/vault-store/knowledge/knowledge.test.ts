@@ -62,7 +62,7 @@ describe('Knowledge', () => {
     knowledge = await Knowledge.open(vault, { indexDir: indexDir.path, persistDelayMs: false });
     expect(knowledge.loadedFrom).to.equal('persisted');
     expect(paths(knowledge, 'kestrel')).to.deep.equal(['notes/Birds.md']);
-    // The reloaded FlexSearch index still updates in place (its fast-update register was restored).
+    // The reloaded postings still take edits (their pages' term tables were restored).
     await new Pages(vault).write(testAuthor, {
       path: 'notes/Birds.md',
       content: '# Birds\n\nAn owl.\n',

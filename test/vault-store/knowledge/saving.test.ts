@@ -30,8 +30,8 @@ describe('Knowledge saves', () => {
     const opened = savedCommit(indexDir.path);
     const commits: string[] = [];
     const started = Date.now();
-    // A write every 30 ms: a quiet-time debounce of 150 ms would never fire.
-    while (Date.now() - started < 800) {
+    // A write every 30 ms: a quiet-time debounce of 150 ms would never fire (the bound is for a loaded machine).
+    while (Date.now() - started < 10_000) {
       commits.push((await ctx.pages.write(testAuthor, { path: 'notes/Log.md', content: `entry ${commits.length}\n` })).commit);
       if (savedCommit(indexDir.path) !== opened) break;
       await sleep(30);

@@ -1,6 +1,6 @@
 import { jsonSection, parseSection, type LoadedSections, type Sections } from '../persist.js';
 import type { BodyStore } from './body-store.js';
-import { FlexIndex } from './flex-index.js';
+import { fromSections } from './pack-postings.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { FIELD_COUNT, TF_MORE, TermStats, type DocTerms } from './term-stats.js';
 
@@ -27,7 +27,7 @@ export function snapshotIndex(index: SearchIndex): Sections {
     ids: bytes(ids),
     tf,
     'tf-more': bytes(Uint32Array.from(more)),
-    postings: bytes(index.flex.snapshot((term) => index.stats.id(term)!)),
+    ...index.postings.sections(),
   };
 }
 
@@ -57,8 +57,7 @@ export function restoreIndex(sections: LoadedSections, bodies: BodyStore): Searc
     (terms.more ??= new Map()).set(more[i + 1], more[i + 2]);
   }
   if (bodies.size > rows.length) throw new Error('inconsistent bodies');
-  const flex = FlexIndex.restore(typed(Uint32Array, sections.postings), (id) => stats.term(id), rows.length);
-  return new SearchIndex(docs, stats, flex, bodies);
+  return new SearchIndex(docs, stats, fromSections(sections), bodies);
 }
 
 function bytes(view: ArrayBufferView): Uint8Array {

@@ -1,4 +1,4 @@
-import type { FlexIndex } from './flex-index.js';
+import type { Postings } from './postings.js';
 import type { DocTerms, TermStats } from './term-stats.js';
 
 /** What the index keeps of a page: enough to answer without touching git. */
@@ -24,7 +24,7 @@ export interface IndexedDocs {
   /** By numeric id; removed pages leave holes that later pages reuse. */
   readonly docs: (IndexedDoc | undefined)[];
   readonly stats: TermStats;
-  readonly flex: FlexIndex;
+  readonly postings: Postings;
   /** Each page's field lengths, FIELD_COUNT per id. */
   readonly lengths: Uint32Array;
   body(doc: IndexedDoc): string;

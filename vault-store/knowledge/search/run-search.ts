@@ -33,7 +33,7 @@ export interface SearchOutcome {
 }
 
 export const DEFAULT_LIMIT = 10;
-/** Without holdings: candidates taken from FlexSearch per term and field; rarer terms are taken whole. */
+/** Without holdings: candidates taken from the postings per term and field; rarer terms are taken whole. */
 const CANDIDATES = 500;
 const EXPANSIONS = 8;
 /**
@@ -45,12 +45,12 @@ const EXPANSION_CANDIDATES = 100;
 const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
 
 /**
- * Query → ranked pages. Every page holding a query term (read off FlexSearch's postings,
- * see Holdings) is ranked by BM25F over our own statistics, scaled by the share of query
+ * Query → ranked pages. Every page holding a query term (read off the postings, see
+ * Holdings) is ranked by BM25F over our own statistics, scaled by the share of query
  * terms it matched; only the few whose bound can reach the top are scored in full. A
- * query with more alternatives than Holdings can track falls back to FlexSearch's best
- * candidates per term. Filters apply before the cut to `limit`, and the costlier checks
- * (permission, phrase) run lazily in score order.
+ * query with more alternatives than Holdings can track falls back to the best candidates
+ * per term (the pages using it most, per field). Filters apply before the cut to `limit`,
+ * and the costlier checks (permission, phrase) run lazily in score order.
  */
 export function runSearch(index: IndexedDocs, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
@@ -137,13 +137,11 @@ function resolveSlots(
 function candidates(index: IndexedDocs, slots: Slot[]): Set<number> {
   const out = new Set<number>();
   for (const slot of slots) {
-    for (const alt of slot.alternatives) for (const id of index.flex.candidates([alt.term], alt.depth)) out.add(id);
+    for (const alt of slot.alternatives) for (const id of index.postings.candidates([alt.id], alt.depth)) out.add(id);
   }
   // Pages holding all the (common) terms may lie beyond each single term's cut.
-  const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.term).filter((t) => t !== undefined);
-  // A term no page holds any more (the vocabulary only grows) means no page holds them all.
-  if (exact.length > 1 && exact.every((t) => index.stats.docFreq(t) > 0))
-    for (const id of index.flex.candidates(exact, CANDIDATES)) out.add(id);
+  const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.id).filter((id) => id !== undefined);
+  if (exact.length > 1) for (const id of index.postings.candidates(exact, CANDIDATES)) out.add(id);
   return out;
 }
 

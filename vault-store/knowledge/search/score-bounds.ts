@@ -1,11 +1,11 @@
 import type { Bm25 } from './bm25.js';
-import { countOfSlot } from './flex-index.js';
 import type { IndexedDocs } from './indexed-docs.js';
-import { FIELD_COUNT, FIELDS } from './term-stats.js';
+import { countOfSlot } from './pack-postings.js';
+import { FIELD_COUNT } from './term-stats.js';
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
 export interface Slot {
-  /** `depth`: how many candidates FlexSearch supplies for the term, per field, without holdings. */
+  /** `depth`: how many candidates the postings supply for the term, per field, without holdings. */
   alternatives: { id: number; term: string; weight: number; idf: number; depth: number }[];
 }
 
@@ -22,13 +22,13 @@ let stamps = new Uint32Array(0);
 let stamp = 0;
 
 /**
- * What each page holds of a query's alternative terms, read off FlexSearch's postings
- * alone: every page holding any of them, and per page and alternative the BM25 sum over
- * fields before idf, from the count each posting slot stands for. That is the exact score
- * wherever the counts are below the last slot's, and an upper bound elsewhere; so pages
- * are ranked by it and only the few that can reach the top are scored from their own term
- * tables. Alternatives are numbered in slot order; a query with more than 32 has no
- * holdings (its candidates are scored in full).
+ * What each page holds of a query's alternative terms, read off the postings alone: every
+ * page holding any of them, and per page and alternative the BM25 sum over fields before
+ * idf, from the count each posting slot stands for. That is the exact score wherever the
+ * counts are below the last slot's, and an upper bound elsewhere; so pages are ranked by it
+ * and only the few that can reach the top are scored from their own term tables.
+ * Alternatives are numbered in slot order; a query with more than 32 has no holdings (its
+ * candidates are scored in full).
  */
 export class Holdings {
   private constructor(
@@ -56,21 +56,14 @@ export class Holdings {
       for (const alt of slot.alternatives) {
         // Fields in FIELDS order, as Bm25.score sums them: the same additions, the same bits.
         for (let f = 0; f < FIELD_COUNT; f++) {
-          const postings = index.flex.postings(alt.term, FIELDS[f]);
-          if (!postings) return undefined;
-          for (let s = 0; s < postings.length; s++) {
-            const ids = postings[s];
-            if (!ids) continue;
-            const count = countOfSlot(s);
-            for (const id of ids) {
-              if (stamps[id] !== stamp) {
-                stamps[id] = stamp;
-                for (let k = id * width, end = k + width; k < end; k++) parts[k] = 0;
-                pages.push(id);
-              }
-              parts[id * width + a] += bm25.part(f, count, lengths[id * FIELD_COUNT + f]);
+          index.postings.each(alt.id, f, (id, slot) => {
+            if (stamps[id] !== stamp) {
+              stamps[id] = stamp;
+              for (let k = id * width, end = k + width; k < end; k++) parts[k] = 0;
+              pages.push(id);
             }
-          }
+            parts[id * width + a] += bm25.part(f, countOfSlot(slot), lengths[id * FIELD_COUNT + f]);
+          });
         }
         a += 1;
       }

@@ -1,19 +1,26 @@
 import { BodyStore } from './body-store.js';
-import { FlexIndex } from './flex-index.js';
 import type { IndexedDoc, IndexedDocs, IndexedPage } from './indexed-docs.js';
+import type { PackedPostings } from './pack-postings.js';
+import { Postings } from './postings.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
-import { FIELD_COUNT, FIELDS, TermStats, type FieldTexts } from './term-stats.js';
+import { FIELD_COUNT, TermStats, type FieldTexts } from './term-stats.js';
 
 export type { IndexedDoc, IndexedPage } from './indexed-docs.js';
+
+/**
+ * Per page: its doc and term table objects, two typed arrays' headers and backing stores,
+ * the lengths array, and its entry in the path map.
+ */
+const DOC_OVERHEAD = 400;
 
 export function fieldTexts(page: IndexedPage): FieldTexts {
   return { title: page.title, body: page.body, tags: page.tags.join(' '), path: page.path.replace(/\.md$/, '') };
 }
 
 /**
- * The documents of the search index: a path ↔ numeric id table (FlexSearch is several
- * times faster and smaller with numeric ids), the FlexSearch index that finds candidates,
- * and the BM25 statistics that rank them. Ids of removed pages are reused.
+ * The documents of the search index: a path ↔ numeric id table, the postings that find
+ * candidates (by id: a page's postings are numbers, not strings), and the BM25 statistics
+ * that rank them. Ids of removed pages are reused.
  */
 export class SearchIndex implements IndexedDocs {
   private readonly ids = new Map<string, number>();
@@ -21,12 +28,16 @@ export class SearchIndex implements IndexedDocs {
   /** Each page's field lengths, FIELD_COUNT per id: bounds read them for thousands of pages a query. */
   private lens = new Uint32Array(0);
 
+  readonly postings: Postings;
+
+  /** `packed`: the postings of exactly `docs` (restored), or none to file them anew. */
   constructor(
     readonly docs: (IndexedDoc | undefined)[] = [],
     readonly stats = new TermStats(),
-    readonly flex = FlexIndex.create(),
+    packed?: PackedPostings,
     readonly bodies = new BodyStore(),
   ) {
+    this.postings = new Postings(docs, packed);
     docs.forEach((doc, id) => {
       if (!doc) return void this.free.push(id);
       this.ids.set(doc.path, id);
@@ -62,17 +73,10 @@ export class SearchIndex implements IndexedDocs {
    * or an agent could probe those pages' words. Stops at the first readable holder.
    */
   knows(term: string, visible?: (path: string) => boolean): boolean {
-    if (this.stats.docFreq(term) === 0) return false;
+    const id = this.stats.id(term);
+    if (id === undefined || this.stats.docFreq(term) === 0) return false;
     if (!visible) return true;
-    for (const field of FIELDS) {
-      for (const ids of this.flex.postings(term, field)) {
-        for (const id of ids ?? []) {
-          const doc = this.docs[id];
-          if (doc && visible(doc.path)) return true;
-        }
-      }
-    }
-    return false;
+    return this.postings.some(id, (page) => visible(this.docs[page]!.path));
   }
 
   /** Ranked pages for a query; see run-search.ts for the query language. */
@@ -84,27 +88,47 @@ export class SearchIndex implements IndexedDocs {
     const existing = this.ids.get(page.path);
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
     const id = existing ?? this.free.pop() ?? this.docs.length;
-    const before = existing === undefined ? undefined : this.docs[existing]!.terms;
-    const beforeTerms = before && this.stats.pageTerms(before);
-    if (before) this.stats.remove(before);
-    const { terms, distinct } = this.stats.add(fieldTexts(page));
+    if (existing !== undefined) this.unindex(existing);
+    const terms = this.stats.add(fieldTexts(page));
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
     this.bodies.set(id, page.body);
     this.ids.set(page.path, id);
     this.setLengths(id, terms.lens);
-    if (beforeTerms) this.flex.update(id, beforeTerms, distinct);
-    else this.flex.add(id, distinct);
+    this.postings.add(id);
   }
 
   remove(path: string): void {
     const id = this.ids.get(path);
     if (id === undefined) return;
-    this.stats.remove(this.docs[id]!.terms);
-    this.flex.remove(id);
+    this.unindex(id);
     this.docs[id] = undefined;
     this.bodies.delete(id);
     this.ids.delete(path);
     this.free.push(id);
+  }
+
+  /**
+   * Approximate bytes held, for the memory budget: typed arrays by their length, strings
+   * at two bytes a character, and a rough cost per object, map entry and term. Bodies
+   * are not counted (they live in the snapshot file once it is written).
+   */
+  memoryBytes(): number {
+    let bytes = this.postings.memoryBytes() + this.stats.memoryBytes() + this.lens.byteLength;
+    for (const doc of this.docs) {
+      if (!doc) continue;
+      const { terms } = doc;
+      bytes += DOC_OVERHEAD + 2 * (doc.path.length + doc.title.length + doc.hash.length);
+      for (const tag of doc.tags) bytes += 32 + 2 * tag.length;
+      bytes += terms.ids.byteLength + terms.tf.byteLength + (terms.more?.size ?? 0) * 40;
+    }
+    return bytes;
+  }
+
+  /** Takes a page's terms out of the statistics and the postings (its doc stays in place). */
+  private unindex(id: number): void {
+    const { terms } = this.docs[id]!;
+    this.stats.remove(terms);
+    this.postings.remove(id, terms);
   }
 
   private setLengths(id: number, lens: number[]): void {
@@ -114,16 +138,5 @@ export class SearchIndex implements IndexedDocs {
       this.lens = grown;
     }
     this.lens.set(lens, id * FIELD_COUNT);
-  }
-
-  /** Rough heap bytes (a placeholder estimate): per page its entry and term table, ~25 bytes a FlexSearch posting. */
-  memoryBytes(): number {
-    let bytes = this.lens.byteLength;
-    for (const doc of this.docs) {
-      if (!doc) continue;
-      const { ids, tf } = doc.terms;
-      bytes += 200 + doc.path.length + doc.title.length + ids.byteLength + tf.byteLength + ids.length * 25;
-    }
-    return bytes;
   }
 }

@@ -13,12 +13,6 @@ export const FIELDS = ['title', 'body', 'tags', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 
-/** One field's distinct terms in first-occurrence order, and how often each occurs there. */
-export interface FieldTerms {
-  terms: string[];
-  counts: number[];
-}
-export type PageTerms = Record<Field, FieldTerms>;
 /** Field texts of one page, before tokenizing. */
 export type FieldTexts = Record<Field, string>;
 
@@ -79,15 +73,13 @@ export class TermStats {
   }
 
   /**
-   * Tokenizes and counts a new document into the statistics. Returns its term table and
-   * each field's distinct terms with their counts (what the candidate index wants). The
+   * Tokenizes and counts a new document into the statistics; returns its term table. The
    * costliest loop of a build (five million tokens on 10k pages): tokens are looked up in
    * place and counted in reused scratch arrays, nothing is allocated per token.
    */
-  add(texts: FieldTexts): { terms: DocTerms; distinct: PageTerms } {
+  add(texts: FieldTexts): DocTerms {
     const stamp = ++this.stamp;
     const order: number[] = [];
-    const seen = FIELDS.map((): number[] => []);
     const lens = new Array<number>(FIELD_COUNT).fill(0);
     let f = 0;
     const sink = (source: string, start: number, end: number) => {
@@ -100,7 +92,7 @@ export class TermStats {
         if ((row + 1) * FIELD_COUNT > this.counts.length) this.counts = grown(this.counts, (row + 1) * FIELD_COUNT);
         this.counts.fill(0, row * FIELD_COUNT, (row + 1) * FIELD_COUNT);
       }
-      if (this.counts[row * FIELD_COUNT + f]++ === 0) seen[f].push(id);
+      this.counts[row * FIELD_COUNT + f]++;
       lens[f] += 1;
     };
     FIELDS.forEach((field, i) => {
@@ -120,33 +112,7 @@ export class TermStats {
       }
     }
     this.count(doc, 1);
-    // The vocabulary's own strings: FlexSearch then hashes the same string objects every time.
-    const { terms } = this.vocabulary;
-    const distinct = {} as PageTerms;
-    FIELDS.forEach((field, g) => {
-      distinct[field] = {
-        terms: seen[g].map((id) => terms[id]),
-        counts: seen[g].map((id) => this.counts[this.rows[id] * FIELD_COUNT + g]),
-      };
-    });
-    return { terms: doc, distinct };
-  }
-
-  /** A document's terms per field with their counts, as `add` gave them (in id order). */
-  pageTerms(doc: DocTerms): PageTerms {
-    const out = {} as PageTerms;
-    FIELDS.forEach((field, f) => {
-      const terms: string[] = [];
-      const counts: number[] = [];
-      for (let i = 0; i < doc.ids.length; i++) {
-        const count = tfAt(doc, i * FIELD_COUNT + f);
-        if (count === 0) continue;
-        terms.push(this.vocabulary.terms[doc.ids[i]]);
-        counts.push(count);
-      }
-      out[field] = { terms, counts };
-    });
-    return out;
+    return doc;
   }
 
   remove(doc: DocTerms): void {
@@ -201,6 +167,14 @@ export class TermStats {
       if (sorted[i] !== prefix && known(sorted[i])) out.push(sorted[i]);
     }
     return out.sort((a, b) => this.docFreq(b) - this.docFreq(a)).slice(0, max);
+  }
+
+  /** Approximate bytes held: the vocabulary, the per-term counters and the sorted terms. */
+  memoryBytes(): number {
+    const arrays = [this.df, this.stamps, this.rows, this.counts];
+    return (
+      this.vocabulary.memoryBytes() + arrays.reduce((n, a) => n + a.byteLength, 0) + 8 * (this.sortedTerms.length + this.unsorted.length)
+    );
   }
 
   /** The vocabulary and counters, for the persisted index (document tables go separately). */

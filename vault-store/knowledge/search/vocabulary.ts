@@ -15,6 +15,13 @@ export class Vocabulary {
     return this.terms.length;
   }
 
+  /** Approximate bytes held: each term's string (a header and two bytes a character, at most) and the tables. */
+  memoryBytes(): number {
+    let chars = 0;
+    for (const term of this.terms) chars += term.length;
+    return this.terms.length * (8 + 20) + 2 * chars + this.hashes.byteLength + this.table.byteLength;
+  }
+
   /** Id of `term`, or undefined. */
   id(term: string): number | undefined {
     const found = this.find(term, 0, term.length, hash(term, 0, term.length));

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { countOfSlot, FlexIndex } from '../../../../vault-store/knowledge/search/flex-index.js';
-import { FIELDS, TermStats, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
+import { countOfSlot, fromSections, packPostings } from '../../../../vault-store/knowledge/search/pack-postings.js';
+import { Postings } from '../../../../vault-store/knowledge/search/postings.js';
+import { FIELDS, TermStats, type DocTerms, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
 import { scanTerms, tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
 import { Vocabulary } from '../../../../vault-store/knowledge/search/vocabulary.js';
 
@@ -40,64 +41,98 @@ describe('search build path', () => {
     expect(vocabulary.size).to.equal(5000);
   });
 
-  it('FlexIndex files each page in the slot of its count across adds, updates and removes, and FlexSearch searches what it filed', () => {
+  it('Postings list each page in the slot of its count, best slot first, across adds, removes, packing and restoring', () => {
     const stats = new TermStats();
     const texts = pages(300);
-    const distinct = texts.map((page) => stats.add(page).distinct);
-    const index = FlexIndex.create();
-    distinct.forEach((fields, id) => index.add(id, fields));
-    for (const id of [3, 50, 51, 299]) index.remove(id);
-    index.add(50, distinct[51]);
-    index.add(3, distinct[10]);
-    // Updates move only the postings that changed; the result must be as if filed afresh.
-    for (const [id, other] of [
-      [100, 101],
-      [101, 7],
-      [7, 100],
-      [200, 200],
-    ])
-      index.update(id, distinct[id], distinct[other]);
-    const live = new Map(texts.map((page, id) => [id, page]));
-    for (const id of [51, 299]) live.delete(id);
-    live.set(50, texts[51]);
-    live.set(3, texts[10]);
-    for (const [id, other] of [
-      [100, 101],
-      [101, 7],
-      [7, 100],
-    ])
-      live.set(id, texts[other]);
-
-    const count = (text: string, term: string) => tokenize(text).filter((t) => t === term).length;
+    const tables = texts.map((page) => stats.add(page));
+    const docs: ({ terms: DocTerms } | undefined)[] = [];
+    let postings = new Postings(docs);
+    const put = (id: number, text: number) => {
+      if (docs[id]) postings.remove(id, docs[id].terms);
+      docs[id] = { terms: tables[text] };
+      postings.add(id);
+    };
+    const drop = (id: number) => {
+      postings.remove(id, docs[id]!.terms);
+      docs[id] = undefined;
+    };
+    const live = new Map<number, number>();
+    const edits = (round: number) => {
+      for (let id = 0; id < 300; id++) if (round === 0 || id % 7 === round) put(id, (id + round * 11) % 300);
+      for (let id = round; id < 300; id += 13) drop(id);
+      for (const [id, doc] of docs.entries()) {
+        if (doc) live.set(id, tables.indexOf(doc.terms));
+        else live.delete(id);
+      }
+    };
+    const tokens = new Map<string, string[]>();
+    const count = (text: string, term: string) => {
+      if (!tokens.has(text)) tokens.set(text, tokenize(text));
+      return tokens.get(text)!.filter((t) => t === term).length;
+    };
     const sample = stats.sorted.slice(0, 40);
     let pastLastSlot = 0;
-    for (const term of sample) {
-      for (const field of FIELDS) {
-        const filed = new Map<number, number>();
-        index.postings(term, field)!.forEach((ids, slot) => ids?.forEach((id) => filed.set(id, slot)));
-        const holders = [...live].filter(([, page]) => count(page[field], term) > 0);
-        expect(
-          [...filed.keys()].sort((a, b) => a - b),
-          `${term} in ${field}`,
-        ).to.deep.equal(holders.map(([id]) => id));
-        for (const [id, page] of holders) {
-          const n = count(page[field], term);
-          const slotCount = countOfSlot(filed.get(id)!);
-          if (slotCount === Infinity) pastLastSlot += 1;
-          expect(slotCount === Infinity ? n >= 9 : n === slotCount, `${term} ×${n} in ${field} of ${id}`).to.equal(true);
-        }
-      }
-      // FlexSearch's own search over what we filed: single terms and a pair.
-      const anyField = (id: number, terms: string[]) => FIELDS.some((f) => terms.every((t) => count(live.get(id)![f], t) > 0));
-      expect(index.candidates([term], 1e9).sort((a, b) => a - b)).to.deep.equal(
-        [...live.keys()].filter((id) => anyField(id, [term])).sort((a, b) => a - b),
-      );
-      const pair = [term, sample[0]];
-      if (term !== sample[0])
-        expect(index.candidates(pair, 1e9).sort((a, b) => a - b)).to.deep.equal(
-          [...live.keys()].filter((id) => anyField(id, pair)).sort((a, b) => a - b),
+    const check = (label: string) => {
+      for (const term of sample) {
+        const termId = stats.id(term)!;
+        FIELDS.forEach((field, f) => {
+          const walked: [number, number][] = [];
+          postings.each(termId, f, (id, slot) => void walked.push([id, slot]));
+          const holders = [...live]
+            .filter(([, text]) => count(texts[text][field], term) > 0)
+            .map(([id, text]) => {
+              const n = count(texts[text][field], term);
+              if (n >= 9) pastLastSlot += 1;
+              return [id, n >= 9 ? 0 : 9 - n] as [number, number];
+            });
+          const bestFirst = holders.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+          expect(walked, `${label}: ${term} in ${field}`).to.deep.equal(bestFirst);
+          for (const [id, slot] of walked)
+            expect(countOfSlot(slot)).to.equal(slot === 0 ? Infinity : count(texts[live.get(id)!][field], term));
+        });
+        const anyField = (id: number, terms: string[]) => FIELDS.some((f) => terms.every((t) => count(texts[live.get(id)!][f], t) > 0));
+        const sorted = (ids: number[]) => ids.sort((a, b) => a - b);
+        expect(sorted(postings.candidates([termId], 1e9)), `${label}: ${term}`).to.deep.equal(
+          sorted([...live.keys()].filter((id) => anyField(id, [term]))),
         );
-    }
+        const pair = [term, sample[0]];
+        if (term !== sample[0])
+          expect(
+            sorted(
+              postings.candidates(
+                pair.map((t) => stats.id(t)!),
+                1e9,
+              ),
+            ),
+          ).to.deep.equal(sorted([...live.keys()].filter((id) => anyField(id, pair))));
+        // A limit takes each field's first pages in walking order.
+        const firsts = new Set<number>();
+        for (let f = 0; f < FIELDS.length; f++) {
+          let left = 3;
+          postings.each(termId, f, (id) => (firsts.add(id), --left > 0));
+        }
+        expect(sorted(postings.candidates([termId], 3))).to.deep.equal(sorted([...firsts]));
+      }
+    };
+    edits(0);
+    check('filed in the overlay');
+    const packed = postings.sections();
+    check('packed');
+    // Packed in blocks of a few terms' postings, the arrays are the same.
+    const inBlocks = packPostings(docs, 50);
+    expect(inBlocks.starts).to.deep.equal(new Uint32Array(packed['postings-starts'].buffer.slice(0)));
+    expect(Buffer.compare(inBlocks.bytes, packed.postings)).to.equal(0);
+    postings = new Postings(
+      docs,
+      fromSections({ 'postings-starts': packed['postings-starts'].slice(), postings: packed.postings.slice() }),
+    );
+    check('restored');
+    edits(1);
+    edits(2);
+    check('edited over the packed base');
+    postings.sections();
+    check('packed again');
     expect(pastLastSlot, 'the sample has counts past the last exact slot').to.be.greaterThan(0);
+    expect(() => fromSections({ 'postings-starts': Uint8Array.of(1, 0, 0, 0), postings: new Uint8Array(0) })).to.throw('inconsistent');
   });
 });

@@ -45,7 +45,7 @@ describe('search ranking', () => {
     for (const page of pages(400, 1)) index.upsert(page);
     pages(60, 2).forEach((page, i) => index.upsert({ ...page, path: `notes/p${i * 5}.md` }));
     for (let i = 1; i < 400; i += 7) index.remove(`notes/p${i}.md`);
-    // The last has more words than holdings track: FlexSearch's candidates, all of them at this size.
+    // The last has more words than holdings track: the postings' best candidates, all of them at this size.
     const queries = [
       ['w0'],
       ['w1'],

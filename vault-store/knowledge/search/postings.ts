@@ -1,0 +1,200 @@
+import { lowerBound } from '../../sorted.js';
+import { EMPTY_POSTINGS, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
+import { FIELD_COUNT, type DocTerms } from './term-stats.js';
+
+/** Called per posting, best slot first, ids ascending within a slot; `false` stops the walk. */
+export type Visit = (id: number, slot: number) => boolean | void;
+
+type Tables = readonly ({ readonly terms: DocTerms } | undefined)[];
+
+/** Per page: its postings are in the packed base (and alive), in the overlay, or wait to be filed. */
+const BASE = 1;
+const FILED = 2;
+const PENDING = 4;
+/** Overlay entries are `slot · SPAN + id`: numeric order is the lists' order. Ids stay below it. */
+const SPAN = 2 ** 28;
+/**
+ * The overlay is packed into the base once it would hold more postings than an eighth of
+ * the base's bytes, within these bounds: packing takes ~30 ms per 10k pages, an overlay
+ * entry ~10 bytes (so at most ~10 MB, however large the vault).
+ */
+const OVERLAY_MIN = 50_000;
+const OVERLAY_MAX = 1_000_000;
+
+/**
+ * Which pages hold each term, per field, by term id: the candidates of a search and what
+ * its score bounds are read from. A packed base (see PackedPostings) that is never
+ * changed, plus a small overlay for edits: the postings of pages added since, kept per
+ * list as sorted numbers, and a flag per page whose base postings are no longer alive.
+ * Added pages are filed when first read, so a build files them all at once; past a
+ * threshold, and before a snapshot, everything is packed afresh from the pages' own term
+ * tables (`tables`, the caller's documents by id, read and never changed here), which
+ * are also what a removal reads: no per-page register of postings.
+ */
+export class Postings {
+  private state = new Uint8Array(0);
+  private readonly overlay = new Map<number, number[]>();
+  private overlaid = 0;
+  private pending: number[] = [];
+  /** Pages whose base postings are dead: the base needs packing again before a snapshot. */
+  private stale = 0;
+
+  constructor(
+    private readonly tables: Tables,
+    private packed: PackedPostings = EMPTY_POSTINGS,
+  ) {
+    const filed = packed !== EMPTY_POSTINGS;
+    tables.forEach((doc, id) => doc && (filed ? this.mark(id, BASE) : this.add(id)));
+  }
+
+  /** Files page `id`, whose term table is now `tables[id]`; it must hold no postings. */
+  add(id: number): void {
+    this.mark(id, PENDING);
+    this.pending.push(id);
+  }
+
+  /** Takes page `id` out; `terms` is the term table it was filed with. */
+  remove(id: number, terms: DocTerms): void {
+    const state = this.state[id];
+    if (state & BASE) this.stale += 1;
+    if (state & FILED) this.unfile(id, terms);
+    this.state[id] = 0;
+  }
+
+  /** Walks the postings of term `term` in field `field` (see Visit). */
+  each(term: number, field: number, visit: Visit): void {
+    this.settle();
+    const key = term * FIELD_COUNT + field;
+    const extra = this.overlay.get(key);
+    let e = 0;
+    const { starts, bytes } = this.packed;
+    if (key + 1 < starts.length) {
+      const state = this.state;
+      let at = starts[key];
+      const end = starts[key + 1];
+      while (at < end) {
+        let b = bytes[at++];
+        let head = b & 0x7f;
+        for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[at++]) & 0x7f) * scale;
+        const slot = head & 15;
+        let id = -1;
+        for (let n = (head - slot) / 16; n > 0; n--) {
+          b = bytes[at++];
+          let gap = b & 0x7f;
+          for (let scale = 0x80; b & 0x80; scale *= 0x80) gap += ((b = bytes[at++]) & 0x7f) * scale;
+          id += gap + 1;
+          if (extra) {
+            const here = slot * SPAN + id;
+            for (; e < extra.length && extra[e] < here; e++) if (visit(extra[e] % SPAN, Math.floor(extra[e] / SPAN)) === false) return;
+          }
+          if (state[id] & BASE && visit(id, slot) === false) return;
+        }
+      }
+    }
+    if (extra) for (; e < extra.length; e++) if (visit(extra[e] % SPAN, Math.floor(extra[e] / SPAN)) === false) return;
+  }
+
+  /** Whether some page holding `term` in any field passes `test`; stops at the first. */
+  some(term: number, test: (id: number) => boolean): boolean {
+    let found = false;
+    for (let f = 0; f < FIELD_COUNT && !found; f++) this.each(term, f, (id) => !(found = test(id)));
+    return found;
+  }
+
+  /** Pages holding every one of `terms` in one field, best first by the first term, at most `limit` per field. */
+  candidates(terms: number[], limit: number): number[] {
+    const out = new Set<number>();
+    if (terms.length === 0 || limit <= 0) return [];
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const others = terms.slice(1).map((term) => {
+        const holders = new Set<number>();
+        this.each(term, f, (id) => void holders.add(id));
+        return holders;
+      });
+      let left = limit;
+      this.each(terms[0], f, (id) => {
+        if (!others.every((holders) => holders.has(id))) return true;
+        out.add(id);
+        return --left > 0;
+      });
+    }
+    return [...out];
+  }
+
+  /**
+   * The persisted form: the packed arrays themselves, packed afresh first when edits
+   * changed anything, so the overlay never reaches the disk.
+   */
+  sections(): PostingsSections {
+    if (this.pending.length || this.overlaid || this.stale) this.repack();
+    return toSections(this.packed);
+  }
+
+  /** Bytes held: the packed arrays, page flags and a rough cost per overlay entry and list. */
+  memoryBytes(): number {
+    const { starts, bytes } = this.packed;
+    return (
+      starts.byteLength + bytes.byteLength + this.state.byteLength + this.overlaid * 8 + this.overlay.size * 80 + this.pending.length * 8
+    );
+  }
+
+  /** Files waiting pages into the overlay, or packs everything afresh once that grew too big. */
+  private settle(): void {
+    if (this.pending.length === 0) return;
+    let load = this.overlaid;
+    for (const id of this.pending) if (this.state[id] & PENDING) load += this.tables[id]!.terms.ids.length;
+    if (load > Math.min(OVERLAY_MAX, Math.max(OVERLAY_MIN, this.packed.bytes.length / 8))) return this.repack();
+    for (const id of this.pending) if (this.state[id] & PENDING) this.file(id);
+    this.pending = [];
+  }
+
+  private repack(): void {
+    this.packed = packPostings(this.tables);
+    this.state.fill(0);
+    this.tables.forEach((doc, id) => doc && (this.state[id] = BASE));
+    this.overlay.clear();
+    this.overlaid = 0;
+    this.pending = [];
+    this.stale = 0;
+  }
+
+  private file(id: number): void {
+    this.forEachPosting(this.tables[id]!.terms, id, (key, entry) => {
+      let list = this.overlay.get(key);
+      if (!list) this.overlay.set(key, (list = []));
+      list.splice(lowerBound(list, entry), 0, entry);
+      this.overlaid += 1;
+    });
+    this.state[id] = FILED;
+  }
+
+  private unfile(id: number, terms: DocTerms): void {
+    this.forEachPosting(terms, id, (key, entry) => {
+      const list = this.overlay.get(key);
+      const at = list ? lowerBound(list, entry) : -1;
+      if (!list || list[at] !== entry) return;
+      list.splice(at, 1);
+      this.overlaid -= 1;
+      if (list.length === 0) this.overlay.delete(key);
+    });
+  }
+
+  private forEachPosting(terms: DocTerms, id: number, visit: (key: number, entry: number) => void): void {
+    const { ids, tf } = terms;
+    for (let i = 0; i < ids.length; i++) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const count = tf[i * FIELD_COUNT + f];
+        if (count !== 0) visit(ids[i] * FIELD_COUNT + f, slotOf(count) * SPAN + id);
+      }
+    }
+  }
+
+  private mark(id: number, state: number): void {
+    if (id >= this.state.length) {
+      const grown = new Uint8Array(Math.max(1024, (id + 1) * 2));
+      grown.set(this.state);
+      this.state = grown;
+    }
+    this.state[id] = state;
+  }
+}
