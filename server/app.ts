@@ -11,7 +11,8 @@ import { mcpRouter } from './mcp/router.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { oauthRouter } from './oauth/router.js';
 import { catalog } from './ops/catalog.js';
-import { pagePathPrefixes, REST_PREFIX, restRouter } from './rest/router.js';
+import { pagePathPrefixes, REST_PREFIX } from './rest/route-table.js';
+import { restRouter } from './rest/router.js';
 import type { Services } from './services.js';
 
 /** The whole HTTP surface: OAuth, the account area, MCP at /mcp, REST under /vault (more surfaces mount here as they land). */

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { QuireError, isQuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from './status.js';
+import { sendJson } from './send-json.js';
 import { errorFields, type Logger } from '../log/logger.js';
 
 interface HttpError {
@@ -55,5 +56,5 @@ export function sendError(res: Response, error: QuireError): void {
   }
   // A vault busy with a git operation in its folder: writes resume when it ends.
   if (error.code === 'VAULT_BUSY') res.setHeader('Retry-After', String(error.details.retry_after ?? 5));
-  res.status(HTTP_STATUS[error.code]).json(error.toJSON());
+  sendJson(res, HTTP_STATUS[error.code], error.toJSON());
 }

@@ -15,8 +15,13 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** First in the app, so no answer (even Express's last-resort one) goes out without them. */
+const HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
+
+/**
+ * First in the app, so no answer (even Express's last-resort one) goes out without them.
+ * Plain `setHeader`: `res.set` re-checks each value's type and charset on every request.
+ */
 export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.set(SECURITY_HEADERS);
+  for (const [name, value] of HEADER_ENTRIES) res.setHeader(name, value);
   next();
 };

@@ -37,6 +37,8 @@ function watchRoute(req: Request): () => string | undefined {
  * of credential, never the credential itself.
  */
 export function requestLog(log: Logger): RequestHandler {
+  // The level is set once at start-up; below info, a request costs nothing here.
+  if (!log.isLevelEnabled('info')) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = performance.now();
     const route = watchRoute(req);

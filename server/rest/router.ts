@@ -1,44 +1,32 @@
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
 import { bearerToken, credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
+import type { Credential } from '../auth/credential.js';
+import { setRateHeaders } from '../http/rate-headers.js';
+import { sendJson } from '../http/send-json.js';
 import { invoke } from '../ops/invoke.js';
+import { isRawResult } from '../ops/raw-result.js';
 import type { AnyOperation } from '../ops/operation.js';
-import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
 import { jsonErrorHandler } from './errors.js';
-import { isRawResult } from '../ops/raw-result.js';
+import { RouteTable, type RouteMatch } from './route-table.js';
 
 /** REST accepts personal API keys only; OAuth tokens are for MCP. */
-function authenticate(services: Services): RequestHandler {
-  return async (req, _res, next) => {
-    const token = bearerToken(req.headers.authorization);
-    if (!token) return next(new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"'));
-    if (!looksLikeApiKey(token))
-      return next(new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only'));
-    const credential = await credentialForKey(services, token);
-    if (!credential) return next(new QuireError('UNAUTHENTICATED', 'Unknown or revoked API key'));
-    req.credential = credential;
-    next();
-  };
-}
-
-/** A route's trailing `/*name` wildcard: the page path of the operation. */
-const PAGE_WILDCARD = /\/\*(\w+)$/;
-
-/** Where page paths begin in REST URLs (`/vault/page/`, …). */
-export function pagePathPrefixes(catalog: readonly AnyOperation[]): string[] {
-  return catalog.flatMap((op) => (op.rest && PAGE_WILDCARD.test(op.rest.path) ? [op.rest.path.replace(PAGE_WILDCARD, '/')] : []));
+async function authenticate(services: Services, req: Request): Promise<Credential> {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) throw new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"');
+  if (!looksLikeApiKey(token))
+    throw new QuireError('UNAUTHENTICATED', 'Only personal API keys work on the REST API; OAuth tokens are for MCP only');
+  const credential = await credentialForKey(services, token);
+  if (!credential) throw new QuireError('UNAUTHENTICATED', 'Unknown or revoked API key');
+  return credential;
 }
 
 /**
- * Path params (a `*path` wildcard arrives as segments), query, then JSON body. The
- * wildcard is bound optional (`/vault/page{/*path}`) and a missing one is the empty path,
- * so `GET /vault/page/` is refused as INVALID_PATH rather than as an unknown endpoint.
+ * Query, then JSON body, then path params (a missing wildcard is the empty path, so
+ * `GET /vault/page/` is refused as INVALID_PATH rather than as an unknown endpoint).
  */
-function restInput(req: Request, op: AnyOperation): Record<string, unknown> {
-  const wildcard = PAGE_WILDCARD.exec(op.rest!.path)?.[1];
-  const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
-  if (wildcard) params[wildcard] ??= '';
+function restInput(req: Request, params: Record<string, string>): Record<string, unknown> {
   if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
     throw new QuireError('INVALID_REQUEST', 'Request body must be a JSON object');
   }
@@ -48,12 +36,6 @@ function restInput(req: Request, op: AnyOperation): Record<string, unknown> {
 function requireJson(req: Request): void {
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !req.is('application/json')) throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
-}
-
-function setRateHeaders(res: express.Response, rate: RateState): void {
-  res.setHeader('X-RateLimit-Limit', String(rate.limit));
-  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
-  res.setHeader('X-RateLimit-Bucket', rate.bucket);
 }
 
 /**
@@ -69,53 +51,58 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
-function route(services: Services, op: AnyOperation): RequestHandler {
+async function answer(services: Services, req: Request, res: Response, { route, params }: RouteMatch): Promise<void> {
+  const { op } = route;
   const rest = op.rest!;
-  return async (req, res) => {
-    if (req.method !== 'GET') requireJson(req);
-    const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req, op), (rate) => setRateHeaders(res, rate));
-    if (isRawResult(result)) return result.send(res);
-    const etag = rest.etag?.(result);
-    if (etag) {
-      // A strong validator (a blob id names exactly these bytes): a client holding it gets 304, no body.
-      res.setHeader('ETag', `"${etag}"`);
-      if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return void res.status(304).end();
-    }
-    res.status(rest.status?.(result) ?? 200).json(result);
-  };
+  if (req.method !== 'GET') requireJson(req);
+  const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req, params), (rate) => setRateHeaders(res, rate));
+  if (isRawResult(result)) return result.send(res);
+  const etag = rest.etag?.(result);
+  if (etag) {
+    // A strong validator (a blob id names exactly these bytes): a client holding it gets 304, no body.
+    res.setHeader('ETag', `"${etag}"`);
+    if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return void res.status(304).end();
+  }
+  sendJson(res, rest.status?.(result) ?? 200, result);
 }
 
-/** Where the REST router is mounted; operations' REST paths start with it. */
-export const REST_PREFIX = '/vault';
+/** As Express's router answers OPTIONS for a path some route serves: the methods, as text. */
+function sendAllow(res: Response, methods: string[]): void {
+  const allow = methods.join(', ');
+  res.setHeader('Allow', allow);
+  res.setHeader('Content-Type', 'text/plain');
+  res.setHeader('Content-Length', Buffer.byteLength(allow));
+  res.end(allow);
+}
 
 /**
  * `/vault/...`: one route per catalog operation that has a REST binding, mounted at
- * `REST_PREFIX` ahead of the other surfaces so an API request meets only its own
- * middleware. Routes are grouped by their first segment (`page`, `search`, …) and a request
- * tries only its group's: matching all of them in turn was a tenth of a page read. Bodies are
- * parsed only for methods that carry one.
+ * `REST_PREFIX` ahead of the other surfaces so an API request meets only its own code: the
+ * key is checked first (an unknown endpoint is a 401 without one), then the route is found
+ * in the `RouteTable`. Bodies are parsed only for methods that carry one. Every outcome is
+ * answered here, errors as JSON.
  */
-export function restRouter(services: Services, catalog: AnyOperation[]): Router {
-  const router = express.Router();
+export function restRouter(services: Services, catalog: AnyOperation[]): RequestHandler {
+  const table = new RouteTable(catalog);
   // Generous enough for a maximal page JSON-escaped; the page limit itself is checked per field.
   const json = express.json({ limit: services.config.maxPageBytes * 6 + 65536 });
-  router.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)), authenticate(services));
-  const groups = new Map<string, Router>();
-  for (const op of catalog) {
-    if (!op.rest) continue;
-    if (!op.rest.path.startsWith(`${REST_PREFIX}/`)) throw new Error(`${op.name}: REST paths start with ${REST_PREFIX}/`);
-    const path = op.rest.path.slice(REST_PREFIX.length);
-    const segment = path.split('/')[1];
-    if (!/^[a-z]+$/.test(segment)) throw new Error(`${op.name}: a REST path's first segment is a plain word`);
-    if (!groups.has(segment)) groups.set(segment, express.Router());
-    groups.get(segment)![op.rest.method](path.replace(PAGE_WILDCARD, '{/*$1}'), route(services, op));
-  }
-  router.use((req, res, next) => {
-    const group = groups.get(req.path.split('/', 2)[1]);
-    if (group) group(req, res, next);
-    else next();
-  });
-  router.use((req, _res, next) => next(new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
-  router.use(jsonErrorHandler(services.log));
-  return router;
+  const onError = jsonErrorHandler(services.log);
+  const handle = async (req: Request, res: Response) => {
+    req.credential = await authenticate(services, req);
+    const found = table.find(req.method, req.url);
+    if (found) {
+      req.params = found.params;
+      // As Express does when a route matches, so the request log names the pattern.
+      req.route = { path: found.route.pattern };
+      return answer(services, req, res, found);
+    }
+    const methods = req.method === 'OPTIONS' ? table.methods(req.url) : [];
+    if (methods.length) return sendAllow(res, methods);
+    throw new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`);
+  };
+  return (req, res, next) => {
+    const fail = (err: unknown) => onError(err, req, res, next);
+    if (req.method === 'GET' || req.method === 'HEAD') return void handle(req, res).catch(fail);
+    json(req, res, (err?: unknown) => (err ? fail(err) : void handle(req, res).catch(fail)));
+  };
 }
