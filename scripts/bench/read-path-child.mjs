@@ -1,11 +1,13 @@
 /**
  * One side of the read-path bench, run from the compiled code in dist/ as `npm start` runs
  * it: `quire DATA` starts the real server on the vault in DATA (user and key created, limits
- * raised, vault opened and indexed before it reports), `bare` an Express app with the same
- * JSON bodies on fixed routes, the ceiling the issue compares with. Prints { url, key } and
+ * raised, vault opened and indexed before it reports), `bare` an Express app answering the
+ * same JSON bodies (read from a file, one route per kind, by index), the ceiling the issue
+ * compares with. Prints { url, key } and
  * lives until its stdin closes.
  */
 import express from 'express';
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../dist/server/config.js';
 import { startServer } from '../../dist/server/server.js';
 
@@ -24,10 +26,11 @@ async function quire() {
 }
 
 async function bare() {
-  const { page, search } = JSON.parse(pagePath);
+  // The bodies Quire gave for the same pages and queries, in the same order: like for like.
+  const { pages, searches } = JSON.parse(readFileSync(pagePath, 'utf8'));
   const app = express();
-  app.get('/page', (_req, res) => void res.json(page));
-  app.get('/search', (_req, res) => void res.json(search));
+  app.get('/page/:i', (req, res) => void res.json(pages[Number(req.params.i)]));
+  app.get('/search/:i', (req, res) => void res.json(searches[Number(req.params.i)]));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { url: `http://127.0.0.1:${server.address().port}` };

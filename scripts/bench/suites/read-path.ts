@@ -1,11 +1,11 @@
 /**
  * Issue 17, goal 6: throughput of GET /vault/page and GET /vault/search against a bare
- * Express route answering the same JSON, side by side in one run (autocannon, 8
+ * Express route answering the same JSON bodies (the same pages and results, in turn), side by side in one run (autocannon, 8
  * connections). Each side runs in its own process from dist/; rounds alternate so load on
  * the machine hits both alike, and the median of the rounds is reported.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -51,15 +51,21 @@ export default async function () {
   const pages = manifest.paths.filter((_, i) => i % 37 === 0).slice(0, 200);
   const queries = manifest.titles.slice(0, 200).map((t) => t.split(/\s+/).slice(0, 2).join(' '));
   const quire = await child(['quire', data, pages[0], queries[0]]);
-  const bare = await child(['bare', '', JSON.stringify({ page: quire.info.page, search: quire.info.search })]);
   const headers = { authorization: `Bearer ${quire.info.key as string}` };
   const pagePaths = pages.map((p) => `/vault/page/${encodeURI(p)}`);
   const searchPaths = queries.map((q) => `/vault/search?q=${encodeURIComponent(q)}&limit=10`);
+  // The bare twin serves what Quire answered for the same requests: pages of the same sizes, in turn.
+  const bodies = async (paths: string[]) =>
+    Promise.all(paths.map(async (p) => (await fetch(`${quire.info.url as string}${p}`, { headers })).json()));
+  const bareFile = join(data, 'bare-bodies.json');
+  writeFileSync(bareFile, JSON.stringify({ pages: await bodies(pagePaths), searches: await bodies(searchPaths) }));
+  const bare = await child(['bare', '', bareFile]);
+  const barePaths = (kind: string) => pages.map((_, i) => `/${kind}/${i}`);
   const samples = { bare_page: [] as number[], page: [] as number[], bare_search: [] as number[], search: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
-    samples.bare_page.push(await rate(bare.info.url as string, ['/page']));
+    samples.bare_page.push(await rate(bare.info.url as string, barePaths('page')));
     samples.page.push(await rate(quire.info.url as string, pagePaths, headers));
-    samples.bare_search.push(await rate(bare.info.url as string, ['/search']));
+    samples.bare_search.push(await rate(bare.info.url as string, barePaths('search')));
     samples.search.push(await rate(quire.info.url as string, searchPaths, headers));
   }
   quire.proc.stdin!.end();
