@@ -1,6 +1,17 @@
-import { promises as fsp } from 'node:fs';
+import {
+  closeSync,
+  fdatasync as fdatasyncCb,
+  fsync as fsyncCb,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { parentOf, symlinkOnPath, symlinkRefusal } from './symlinks.js';
 
 /** Temp names start with "." so the watcher and the path rules never treat them as pages. */
@@ -8,12 +19,19 @@ export function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.quire-tmp-${randomBytes(6).toString('hex')}`);
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fsp.open(dir, 'r');
+const fsync = promisify(fsyncCb);
+const fdatasync = promisify(fdatasyncCb);
+
+/**
+ * fsyncs a file or folder. Opening and closing are synchronous (microseconds): as thread-pool
+ * round trips they queued behind the other fsyncs of a commit and other requests' reads.
+ */
+export async function fsyncPath(path: string): Promise<void> {
+  const fd = openSync(path, 'r');
   try {
-    await handle.sync();
+    await fsync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -42,7 +60,7 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array): 
     await fsp.rm(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(dirname(path));
+  await fsyncPath(dirname(path));
 }
 
 /**
@@ -54,6 +72,31 @@ export async function replaceFileUnder(root: string, path: string, data: Uint8Ar
   const link = symlinkOnPath(root, parentOf(path));
   if (link !== undefined) throw symlinkRefusal(path, link, 'folder');
   const target = join(root, path);
-  if (data === null) await fsp.rm(target, { force: true });
-  else await atomicWriteFile(target, data);
+  if (data === null) rmSync(target, { force: true });
+  else await replaceSmallFile(target, data);
+}
+
+/**
+ * `atomicWriteFile` for a page-sized file, as the write path makes them: only the two fsyncs
+ * leave the event loop, the other steps (each microseconds) are synchronous, as for git's lock
+ * files: as thread-pool round trips they queued behind the commit's object fsyncs.
+ */
+async function replaceSmallFile(path: string, data: Uint8Array): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = tempNameFor(path);
+  try {
+    // "wx" fails on anything already there, a symbolic link included.
+    const fd = openSync(tmp, 'wx');
+    try {
+      writeFileSync(fd, data);
+      await fdatasync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  await fsyncPath(dirname(path));
 }

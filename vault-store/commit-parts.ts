@@ -1,5 +1,20 @@
 import type { IndexChange } from './git/index-file.js';
-import type { GitRepo } from './git/repo.js';
+import type { GitRepo, Signature } from './git/repo.js';
+import type { ChangedFile } from './manifest-follow.js';
+
+/** Who a commit is for: the author line plus trailers naming key, agent, etc. */
+export interface Author extends Signature {
+  trailers?: Record<string, string>;
+}
+
+/** A commit that landed on the branch, as commit listeners hear of it. */
+export interface CommitEvent {
+  commit: string;
+  parent: string;
+  at: Date;
+  author: Author;
+  changes: ChangedFile[];
+}
 
 /** A commit's message: the subject, then the trailers that say who wrote it (one line each). */
 export function commitMessage(subject: string, trailers: Record<string, string> = {}): string {

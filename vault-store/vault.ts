@@ -1,28 +1,23 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFileUnder } from './atomic-file.js';
+import { BranchMoved, CommitBatch } from './commit-batch.js';
+import { indexFiles, type Author, type CommitEvent } from './commit-parts.js';
 import { QuireError } from './errors.js';
-import { BRANCH_REF, GitRepo, hashBlob, type BranchLock, type Signature } from './git/repo.js';
-import { GitIndex, type IndexLock } from './git/index-file.js';
-import { commitMessage, indexChanges, indexFiles } from './commit-parts.js';
-import { IndexFileError } from './git/index-format.js';
+import { BRANCH_REF, GitRepo } from './git/repo.js';
+import { GitIndex } from './git/index-file.js';
 import { busyState } from './git/repo-state.js';
 import { silentLog, type Log } from './log.js';
 import { SYMLINK_MODE } from './git/tree-parse.js';
 import { Manifest } from './manifest.js';
-import { followTree, type ChangedFile } from './manifest-follow.js';
+import { followTree } from './manifest-follow.js';
 import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
 import { DEFAULT_GITIGNORE, IgnoreRules } from './worktree/ignore-rules.js';
 import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
-import { WriteQueue } from './write-queue.js';
+import { WriteQueue, type BatchRunner, type Settled } from './write-queue.js';
 
 export type { FileChange } from './worktree/working-files.js';
 export type { ChangedFile } from './manifest-follow.js';
-
-/** Who a commit is for: the author line plus trailers naming key, agent, etc. */
-export interface Author extends Signature {
-  trailers?: Record<string, string>;
-}
+export type { Author, CommitEvent } from './commit-parts.js';
 
 /** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
 export const EXTERNAL_AUTHOR: Author = {
@@ -31,21 +26,17 @@ export const EXTERNAL_AUTHOR: Author = {
   trailers: { 'Quire-Actor': 'external' },
 };
 
-export interface CommitEvent {
-  commit: string;
-  parent: string;
-  at: Date;
-  author: Author;
-  changes: ChangedFile[];
-}
-
 export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
 /** Times a task re-runs because git moved the branch while it was committing. */
 const MAX_ATTEMPTS = 5;
 
-/** Thrown inside the queue when the branch moved between planning and committing: re-plan. */
-class BranchMoved extends Error {}
+/** A `mutate` waiting in the queue. */
+interface PlannedWrite {
+  author: Author;
+  subject: string;
+  plan: () => FileChange[] | Promise<FileChange[]>;
+}
 
 export interface VaultOptions {
   now?: () => Date;
@@ -149,22 +140,25 @@ export class Vault {
    * against the new head, so its preconditions are checked against what it commits on.
    */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.run(async () => {
-      for (let attempt = 1; ; attempt++) {
-        await this.followBranch();
-        try {
-          return await task();
-        } catch (err) {
-          if (!(err instanceof BranchMoved)) throw err;
-          if (attempt === MAX_ATTEMPTS) {
-            throw new QuireError('VAULT_BUSY', 'The branch keeps moving in the vault folder (git is committing); retry shortly', {
-              retry_after: 2,
-              state: 'moving',
-            });
-          }
+    return this.queue.run(() => this.onCurrentHead(task));
+  }
+
+  /** Runs `task` after following the branch, again from the start when git moved the branch before its commit. */
+  private async onCurrentHead<T>(task: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await this.followBranch();
+      try {
+        return await task();
+      } catch (err) {
+        if (!(err instanceof BranchMoved)) throw err;
+        if (attempt === MAX_ATTEMPTS) {
+          throw new QuireError('VAULT_BUSY', 'The branch keeps moving in the vault folder (git is committing); retry shortly', {
+            retry_after: 2,
+            state: 'moving',
+          });
         }
       }
-    });
+    }
   }
 
   /** Follows the branch now if git moved it (the watcher calls this when a ref changes). */
@@ -200,12 +194,36 @@ export class Vault {
    * read or written.
    */
   mutate(author: Author, subject: string, plan: () => FileChange[] | Promise<FileChange[]>): Promise<CommitEvent | undefined> {
+    return this.queue.batch(this.writeBatch, { author, subject, plan });
+  }
+
+  /**
+   * The `mutate`s that queued up behind the task running (group commit): each is planned on
+   * the commits staged before it and becomes its own commit, in order, with its own
+   * preconditions; one that fails (CONFLICT) fails alone. All land with one round of fsyncs
+   * and one move of the branch, and each is answered only once they are durable.
+   */
+  private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = (writes) =>
+    this.onCurrentHead(() =>
+      this.inBatch(async (batch) => {
+        const outcomes: Settled<CommitEvent | undefined>[] = [];
+        for (const write of writes) outcomes.push(await this.stageWrite(batch, write));
+        return outcomes;
+      }),
+    );
+
+  private async stageWrite(batch: CommitBatch, { author, subject, plan }: PlannedWrite): Promise<Settled<CommitEvent | undefined>> {
     const checkedPlan = async () => this.refuseSymlinks(await plan());
-    return this.exclusive(async () => {
+    try {
       let planned = await checkedPlan();
-      if (await this.reconcile(planned.map((c) => c.path))) planned = await checkedPlan();
-      return this.writeCommit(author, subject, planned);
-    });
+      // A path an earlier write of the batch changed has its working file written at landing, not yet.
+      const untouched = planned.map((c) => c.path).filter((path) => !batch.touched(path));
+      if (await this.stageExternalEdits(batch, untouched)) planned = await checkedPlan();
+      return { value: await batch.stage(author, subject, planned) };
+    } catch (error) {
+      if (error instanceof BranchMoved) throw error;
+      return { error };
+    }
   }
 
   /**
@@ -213,10 +231,15 @@ export class Vault {
    * edits to the planned paths are committed first (as `external`) so history keeps them;
    * a caller that plans from current contents calls `reconcile` before planning.
    */
-  async commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
+  commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
     this.refuseSymlinks(planned);
-    await this.reconcile(planned.filter((c) => !c.inWorkingTree).map((c) => c.path));
-    return this.writeCommit(author, subject, planned);
+    return this.inBatch(async (batch) => {
+      await this.stageExternalEdits(
+        batch,
+        planned.filter((c) => !c.inWorkingTree).map((c) => c.path),
+      );
+      return batch.stage(author, subject, planned);
+    });
   }
 
   /**
@@ -224,111 +247,37 @@ export class Vault {
    * the external author. `mutate` runs it on the paths it is about to write so an edit the
    * watcher has not committed yet is kept in history, not overwritten.
    */
-  async reconcile(paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
+  reconcile(paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
+    return this.inBatch((batch) => this.stageExternalEdits(batch, paths, onSymlink));
+  }
+
+  private async stageExternalEdits(batch: CommitBatch, paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
     const changes = await diffWorkingFiles(this.dir, this.manifest, paths, onSymlink);
     if (changes.length === 0) return undefined;
     const subject = changes.length === 1 ? `External edit of ${changes[0].path}` : `External edits to ${changes.length} files`;
-    return this.writeCommit(EXTERNAL_AUTHOR, subject, changes);
-  }
-
-  private async writeCommit(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
-    const changes: (ChangedFile & Omit<FileChange, 'path'>)[] = [];
-    for (const change of planned) {
-      const previous = this.manifest.get(change.path)?.oid ?? null;
-      const oid = change.content === null ? null : hashBlob(change.content);
-      if (oid === previous) continue;
-      const op = oid === null ? 'delete' : previous === null ? 'add' : 'modify';
-      changes.push({ ...change, op, oid, previous });
-    }
-    if (changes.length === 0) return undefined;
-
-    const busy = busyState(this.repo.gitdir, BRANCH_REF);
-    if (busy) throw busy;
-    const at = this.now();
-    const parent = this.headOid;
-    const { tree: baseTree } = await this.repo.objects.commit(parent);
-    await Promise.all(changes.filter((c) => c.content).map((c) => this.repo.writeBlob(c.content!)));
-    const tree = await this.repo.trees.apply(
-      baseTree,
-      changes.map(({ path, oid }) => ({ path, oid })),
-    );
-    // Under git's lock on the branch: the parent must still be its value, or git committed
-    // meanwhile and the task starts over on the new head. The commit object is written only
-    // then, so an attempt given up leaves no dangling commit (its blobs and trees are unused).
-    // git's order: the index lock first, then the branch's. A `git commit` in the folder holds
-    // index.lock from start to end (its editor open, too): the write waits for it, or is busy.
-    const index = await this.index.lock();
-    let branch: BranchLock | undefined;
-    let indexReady: Promise<unknown> = Promise.resolve();
-    let commit: string;
-    try {
-      branch = await this.repo.lockBranch();
-      if (branch.current !== parent) throw new BranchMoved();
-      commit = await this.repo.commit({
-        tree,
-        parents: [parent],
-        message: commitMessage(subject, author.trailers),
-        author: { name: author.name, email: author.email },
-        when: at,
-      });
-      // Working files first, ref last: after a crash in between, HEAD is the old commit and
-      // the start-up scan commits the newer files, so nothing written is lost. Objects are
-      // fsynced in the same parallel round as the working files.
-      await Promise.all([
-        this.repo.flushObjects(),
-        ...changes.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(this.dir, c.path, c.content)),
-      ]);
-      const moving = branch.move(commit);
-      // The new index is built (CPU: entries, SHA-1 of the file) while the ref's fsync runs;
-      // it resolves to the error, if any, and is put in place once the ref has moved.
-      indexReady = index.prepare(indexChanges(changes), this.dir).then(
-        () => undefined,
-        (err: unknown) => err ?? new Error('index'),
-      );
-      await moving;
-    } catch (err) {
-      await indexReady;
-      await branch?.release();
-      await index.release();
-      throw err;
-    }
-    this.headOid = commit;
-    for (const c of changes) {
-      if (c.oid === null) this.manifest.delete(c.path);
-      else this.manifest.set(c.path, { oid: c.oid, updatedAt: at });
-    }
-    const event: CommitEvent = {
-      commit,
-      parent,
-      at,
-      author,
-      changes: changes.map(({ path, op, oid, previous }) => ({ path, op, oid, previous })),
-    };
-    await this.finishIndex(index, await indexReady, tree);
-    await this.notify(event);
-    return event;
+    return batch.stage(EXTERNAL_AUTHOR, subject, changes);
   }
 
   /**
-   * Puts the index prepared for the new commit in place, so `git status` in the folder is
-   * clean. The commit has landed: a failure here is logged, never the write's. A missing or
-   * unreadable index (a vault from before the index was kept) is rebuilt from the tree once,
-   * hashing the working files; one in a format we do not write (split or sparse) is left to git.
+   * Inside the queue: the commits `stage` makes on the head, landed at once; then the
+   * listeners hear of each, in order. A throw from `stage` gives them all up.
    */
-  private async finishIndex(lock: IndexLock, prepareError: unknown, tree: string): Promise<void> {
+  private async inBatch<T>(stage: (batch: CommitBatch) => Promise<T>): Promise<T> {
+    const batch = new CommitBatch(
+      { repo: this.repo, manifest: this.manifest, index: this.index, now: this.now, log: this.log },
+      this.headOid,
+    );
+    let result: T;
     try {
-      if (prepareError === undefined) return await lock.commit();
-      if (!(prepareError instanceof IndexFileError) || prepareError.reason === 'unsupported') throw prepareError;
-      const files = await this.repo.trees.files(tree);
-      await (
-        await this.index.lock()
-      ).rebuild(
-        files.map((f) => ({ path: f.path, oid: f.oid, mode: parseInt(f.mode, 8) })),
-        this.dir,
-      );
+      result = await stage(batch);
     } catch (err) {
-      this.log.warn({ vault: this.dir, err: (err as Error).message }, 'updating .git/index failed');
+      await batch.abandon();
+      throw err;
     }
+    const events = await batch.land();
+    if (events.length) this.headOid = batch.head;
+    for (const event of events) await this.notify(event);
+    return result;
   }
 
   /**

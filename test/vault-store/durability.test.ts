@@ -10,10 +10,12 @@ import { builtScript } from '../helpers/built-script.js';
 import { SOAK } from '../helpers/soak.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** Runs the writer child until it has acknowledged `acks` writes, then SIGKILLs it mid-stream. */
-function writeUntilKilled(dir: string, acks: number): Promise<string[]> {
+/** Runs the writer child (`writers` writing at once) until it has acknowledged `acks` writes, then SIGKILLs it mid-stream. */
+function writeUntilKilled(dir: string, acks: number, writers = 1): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtScript('test/fixtures/crash-writer.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [builtScript('test/fixtures/crash-writer.ts'), dir, String(writers)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -24,25 +26,38 @@ function writeUntilKilled(dir: string, acks: number): Promise<string[]> {
   });
 }
 
+/** Kills the writer child after each number of acknowledged writes in turn, checking the repository after each crash. */
+async function crashRounds(writers: number): Promise<void> {
+  const dir = tempDir();
+  try {
+    for (const acks of SOAK ? [15, 40, 3, 90, 27, 150, 8, 61, 120, 33] : [15, 40]) {
+      const acknowledged = await writeUntilKilled(dir.path, acks, writers);
+      expect(acknowledged.length).to.be.at.least(acks);
+      gitIn(dir.path, 'fsck', '--strict', '--no-dangling');
+      // Whole commits only: each made by one write, of one page.
+      for (const files of gitIn(dir.path, 'log', '--format=tformat:@', '--name-only', '--author=crash').split('@').slice(1)) {
+        expect(files.trim().split('\n')).to.have.length(1);
+      }
+      const vault = await Vault.open(dir.path);
+      for (const line of acknowledged) {
+        const [path, hash] = line.split(' ');
+        expect(vault.manifest.get(path)?.oid, path).to.equal(hash);
+      }
+    }
+  } finally {
+    dir.cleanup();
+  }
+}
+
 describe('durability', () => {
   it('never loses an acknowledged write and passes git fsck after being killed mid-write', async function () {
     this.timeout(SOAK ? 300_000 : 60_000);
-    const dir = tempDir();
-    try {
-      // Each round kills the writer after a different number of acknowledged writes.
-      for (const acks of SOAK ? [15, 40, 3, 90, 27, 150, 8, 61, 120, 33] : [15, 40]) {
-        const acknowledged = await writeUntilKilled(dir.path, acks);
-        expect(acknowledged.length).to.be.at.least(acks);
-        gitIn(dir.path, 'fsck', '--strict', '--no-dangling');
-        const vault = await Vault.open(dir.path);
-        for (const line of acknowledged) {
-          const [path, hash] = line.split(' ');
-          expect(vault.manifest.get(path)?.oid, path).to.equal(hash);
-        }
-      }
-    } finally {
-      dir.cleanup();
-    }
+    await crashRounds(1);
+  });
+
+  it('leaves only whole commits and every acknowledged write when killed amid group commits of 8 writers', async function () {
+    this.timeout(SOAK ? 300_000 : 60_000);
+    await crashRounds(8);
   });
 
   it('removes a branch lock it left in a crash, and never one git holds', async () => {

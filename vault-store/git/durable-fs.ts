@@ -1,15 +1,6 @@
 import fs from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDir } from '../atomic-file.js';
-
-async function fsyncFile(path: string): Promise<void> {
-  const handle = await fs.promises.open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+import { fsyncPath } from '../atomic-file.js';
 
 /**
  * The fs handed to isomorphic-git: node's, except that every file it writes (objects) is
@@ -27,7 +18,7 @@ export function durableFs(): { fs: typeof fs; flush: () => Promise<void>; track:
     const paths = [...written];
     written = new Set();
     const dirs = new Set(paths.map((p) => dirname(p)));
-    await Promise.all([...paths.map(fsyncFile), ...[...dirs].map(fsyncDir)]);
+    await Promise.all([...paths, ...dirs].map(fsyncPath));
   };
   return { fs: { ...fs, promises: { ...fs.promises, writeFile } } as unknown as typeof fs, flush, track: (path) => written.add(path) };
 }

@@ -14,7 +14,7 @@ import {
 import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fsyncDir } from '../atomic-file.js';
+import { fsyncPath } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
 
 const fdatasync = promisify(fdatasyncCb);
@@ -48,6 +48,8 @@ export interface LockOptions {
 export class LockFile {
   /** Renamed into place or given up: the lock file is no longer ours to remove. */
   private done = false;
+  /** What was written is on disk (`sync`): a durable commit need not flush it again. */
+  private synced = false;
 
   private constructor(
     private readonly gitdir: string,
@@ -82,6 +84,16 @@ export class LockFile {
   write(data: string | Uint8Array): void {
     if (this.done) throw new Error(`${this.target}.lock was already released`);
     writeFileSync(this.fd, data);
+    this.synced = false;
+  }
+
+  /**
+   * Makes what was written durable without putting it in place yet, so the flush can run
+   * alongside other fsyncs and `commit` has only the rename left to make durable.
+   */
+  async sync(): Promise<void> {
+    await fdatasync(this.fd);
+    this.synced = true;
   }
 
   /** Releases the lock by renaming it into place, with `data` written first when given. */
@@ -89,8 +101,8 @@ export class LockFile {
     const lockPath = join(this.gitdir, `${this.target}.lock`);
     if (this.done) throw new Error(`${this.target}.lock was already released`);
     try {
-      if (data !== undefined) writeFileSync(this.fd, data);
-      if (options.durable) await fdatasync(this.fd);
+      if (data !== undefined) this.write(data);
+      if (options.durable && !this.synced) await fdatasync(this.fd);
       closeSync(this.fd);
       renameSync(lockPath, join(this.gitdir, this.target));
     } catch (err) {
@@ -98,7 +110,7 @@ export class LockFile {
       throw err;
     }
     this.done = true;
-    if (options.durable) await fsyncDir(dirname(lockPath));
+    if (options.durable) await fsyncPath(dirname(lockPath));
   }
 
   /** Gives the lock up without changing the file; nothing once the lock is committed or released. */

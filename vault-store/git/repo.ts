@@ -17,8 +17,13 @@ const REF = BRANCH_REF;
 export interface BranchLock {
   /** The commit the branch points at, read under the lock. */
   readonly current: string;
-  /** Points the branch at `oid` (durably) and releases the lock. */
-  move(oid: string): Promise<void>;
+  /**
+   * Writes `oid` into the lock file durably, the branch not moved yet: this fsync runs
+   * alongside the objects' and working files', leaving `move` one rename and its folder's fsync.
+   */
+  prepare(oid: string): Promise<void>;
+  /** Points the branch at the prepared commit (every object written made durable first) and releases the lock. */
+  move(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -141,9 +146,13 @@ export class GitRepo {
     }
     return {
       current,
-      move: async (oid) => {
+      prepare: async (oid) => {
+        lock.write(`${oid}\n`);
+        await lock.sync();
+      },
+      move: async () => {
         await this.flushObjects();
-        await lock.commit(`${oid}\n`, { durable: true });
+        await lock.commit(undefined, { durable: true });
       },
       release: () => lock.release(),
     };

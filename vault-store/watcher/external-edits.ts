@@ -105,6 +105,28 @@ export async function uncommittedEdits(
 }
 
 /**
+ * Whether `commitExternalEdits` on `paths` has anything to do: a file that differs from HEAD,
+ * one to report (a symbolic link, a name the path rules refuse) or a temp file a crash left.
+ * Looked at outside the queue: the watcher hears of every write the server makes, and those
+ * files match HEAD by then; as queued tasks, these echoes held up the writes behind them (up
+ * to 1.9 s each under 8 concurrent writers on the 10k vault, hashing the pending files
+ * between other requests), as did the start-up scan of a clean folder (every file hashed).
+ */
+export async function externalEditsPending(
+  vault: Vault,
+  paths: readonly string[],
+  options: Pick<ExternalEditOptions, 'ignore'> = {},
+): Promise<boolean> {
+  let link = false;
+  let leftover = false;
+  const onSymlink = () => (link = true);
+  const ignore = await rulesFor(vault, paths, options);
+  const files = [...(await affectedFiles(vault, paths, ignore, onSymlink, () => (leftover = true)))];
+  if (link || leftover || files.some((path) => invalidPathReason(path) !== undefined)) return true;
+  return (await diffWorkingFiles(vault.dir, vault.manifest, files, onSymlink)).length > 0 || link;
+}
+
+/**
  * Commits what changed in the working tree at `paths` (all of it when omitted) as one
  * commit by the external author, through the vault's queue. Files whose paths break the
  * path rules, and symbolic links, are reported to `onSkip` and never committed; ignored

@@ -4,7 +4,7 @@ import { isQuireError } from '../errors.js';
 import { silentLog, type Log } from '../log.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { Vault } from '../vault.js';
-import { commitExternalEdits, uncommittedEdits } from './external-edits.js';
+import { commitExternalEdits, externalEditsPending, uncommittedEdits } from './external-edits.js';
 import { BranchWatcher } from './branch-watcher.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { isIgnoreFile, type IgnoreRules } from '../worktree/ignore-rules.js';
@@ -211,10 +211,10 @@ export class VaultWatcher {
       if (paths.some((root) => root === '' || path === root || path.startsWith(`${root}/`))) this.skipped.delete(path);
     }
     try {
-      const event = await commitExternalEdits(this.vault, paths, {
-        onSkip: (path, reason) => this.skipped.set(path, reason),
-        ignore: this.ignore,
-      });
+      const pending = await externalEditsPending(this.vault, paths, { ignore: this.ignore });
+      const event = pending
+        ? await commitExternalEdits(this.vault, paths, { onSkip: (path, reason) => this.skipped.set(path, reason), ignore: this.ignore })
+        : undefined;
       if (event) this.lastCommit = { commit: event.commit, at: event.at.toISOString(), files: event.changes.length };
       return true;
     } catch (err) {

@@ -20,30 +20,37 @@ function apply(state: Map<string, string>, feed: ChangeFeed): void {
   }
 }
 
-/** Writes, deletes and renames over 40 paths, all queued at once (500 when soaking). */
+/** Writes, deletes and renames over 40 paths (500 when soaking). */
 const STORM = scaled(80, 500);
+/**
+ * Writers, each sending its next write when the last one is answered: writes queued all at
+ * once would land in a few group commits, too fast for the reader to page in between.
+ */
+const WRITERS = 8;
 
-function writeStorm(v: TempVault): Promise<unknown> {
-  const ops: Promise<unknown>[] = [];
-  for (let i = 0; i < STORM; i++) {
-    const path = `f${i % 4}/p${(i * 7) % 40}.md`;
-    const kind = i % 5;
-    ops.push(
-      v.vault.mutate(testAuthor, `op ${i}`, () => {
-        const exists = v.vault.manifest.get(path) !== undefined;
-        if (kind === 3 && exists) return [{ path, content: null }];
-        if (kind === 4 && exists) {
-          const to = `renamed/${i}.md`;
-          return [
-            { path, content: null },
-            { path: to, content: new TextEncoder().encode(`moved ${i}`) },
-          ];
-        }
-        return [{ path, content: new TextEncoder().encode(`body ${i}`) }];
-      }),
-    );
-  }
-  return Promise.all(ops);
+async function writeStorm(v: TempVault): Promise<unknown> {
+  return Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let i = w; i < STORM; i += WRITERS) await stormOp(v, i);
+    }),
+  );
+}
+
+function stormOp(v: TempVault, i: number): Promise<unknown> {
+  const path = `f${i % 4}/p${(i * 7) % 40}.md`;
+  const kind = i % 5;
+  return v.vault.mutate(testAuthor, `op ${i}`, () => {
+    const exists = v.vault.manifest.get(path) !== undefined;
+    if (kind === 3 && exists) return [{ path, content: null }];
+    if (kind === 4 && exists) {
+      const to = `renamed/${i}.md`;
+      return [
+        { path, content: null },
+        { path: to, content: new TextEncoder().encode(`moved ${i}`) },
+      ];
+    }
+    return [{ path, content: new TextEncoder().encode(`body ${i}`) }];
+  });
 }
 
 describe('following the change feed while writes land', () => {

@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { hashBlob } from '../../vault-store/git/repo.js';
+import { gitIn, tempVault, testAuthor } from '../helpers/temp-vault.js';
+
+type TempVault = Awaited<ReturnType<typeof tempVault>>;
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+describe('group commit', () => {
+  let v: TempVault;
+  afterEach(() => v?.cleanup());
+
+  it('makes each of many queued writes its own commit, in the order they were queued, landed together', async () => {
+    v = await tempVault({ 'seed.md': 'seed' });
+    const start = v.vault.head;
+    // What the branch was when each commit was announced: ahead of it when commits landed together.
+    const headWhenHeard: [string, string][] = [];
+    v.vault.onCommit((event) => void headWhenHeard.push([event.commit, v.vault.head]));
+    const events = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        v.vault.mutate(testAuthor, `op ${i}`, () => [{ path: `n/p${i % 5}.md`, content: text(`body ${i}`) }]),
+      ),
+    );
+    const chain = gitIn(v.dir, 'rev-list', '--reverse', `${start}..main`).trim().split('\n');
+    expect(chain).to.deep.equal(events.map((e) => e!.commit));
+    expect(chain.map((c) => gitIn(v.dir, 'log', '-1', '--format=%s', c).trim())).to.deep.equal(events.map((_, i) => `op ${i}`));
+    for (const [i, e] of events.entries()) expect(e!.parent).to.equal(i === 0 ? start : events[i - 1]!.commit);
+    expect(headWhenHeard.map(([c]) => c)).to.deep.equal(chain);
+    expect(headWhenHeard.some(([commit, head]) => commit !== head)).to.equal(true);
+    for (let p = 0; p < 5; p++) expect(gitIn(v.dir, 'show', `main:n/p${p}.md`)).to.equal(`body ${p + 10 < 12 ? p + 10 : p + 5}`);
+    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
+    gitIn(v.dir, 'fsck', '--strict', '--no-dangling');
+  });
+
+  it('plans each write on the ones before it in the batch, and fails a conflicting one alone', async () => {
+    v = await tempVault({ 'a.md': 'a0' });
+    const a0 = v.vault.manifest.get('a.md')!.oid;
+    const results = await Promise.allSettled([
+      v.pages.write(testAuthor, { path: 'a.md', content: 'a1', baseHash: a0 }),
+      // Planned after the write above: a0 is stale by then.
+      v.pages.write(testAuthor, { path: 'a.md', content: 'lost', baseHash: a0 }),
+      v.pages.write(testAuthor, { path: 'a.md', content: 'a2', baseHash: hashBlob(text('a1')) }),
+      v.pages.write(testAuthor, { path: 'b.md', content: 'b', baseHash: null }),
+      v.pages.write(testAuthor, { path: 'b.md', content: 'twice', baseHash: null }),
+    ]);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected']);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).to.have.property('code', 'CONFLICT');
+    expect(gitIn(v.dir, 'log', '--format=%s', '-3')).to.equal('Update b.md\nUpdate a.md\nUpdate a.md\n');
+    expect(gitIn(v.dir, 'show', 'main:a.md')).to.equal('a2');
+    expect(gitIn(v.dir, 'show', 'main:b.md')).to.equal('b');
+    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
+  });
+
+  it('never takes the old working file of a page written earlier in the batch for a folder edit (it is written at landing)', async () => {
+    v = await tempVault({ 'a.md': 'a0', 'b.md': 'b0' });
+    await Promise.all([
+      v.pages.write(testAuthor, { path: 'a.md', content: 'a1' }),
+      v.pages.write(testAuthor, { path: 'a.md', content: 'a2' }),
+      v.pages.write(testAuthor, { path: 'b.md', content: 'b1' }),
+    ]);
+    expect(gitIn(v.dir, 'log', '--format=%an %s', '-3')).to.equal('key:test Update b.md\nkey:test Update a.md\nkey:test Update a.md\n');
+    expect(gitIn(v.dir, 'show', 'main:a.md')).to.equal('a2');
+    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
+  });
+});
