@@ -96,7 +96,7 @@ export const envSchema = z.object({
   }),
   QUIRE_MEMORY_BUDGET_MB: variable(integer(1, 16 * 1024 * 1024), {
     example: '4096',
-    doc: "Memory the loaded vaults may hold together, in MiB (each vault's search index, link graph, page metadata and file list, as `vault_health` reports them). Past it, the vaults used least recently and not in use are closed (their queued writes land and their index is saved first) and reopened from disk on their next request. One vault larger than the budget is still served, alone. Defaults to a quarter of the memory this process may use (its cgroup limit, else the machine's RAM): the process itself, garbage not yet collected and a vault's peak while it saves its index need the rest.",
+    doc: "Memory the server process should stay within, in MiB: its own baseline (measured at start, before any vault is loaded) plus the loaded vaults' estimated memory (each vault's search index, link graph, page metadata and file list, as `vault_health` reports it). Past it, the vaults used least recently and not in use are closed (their queued writes land and their index is saved first) and reopened from disk on their next request. One vault larger than the budget is still served, alone. Defaults to a quarter of the memory this process may use (its cgroup limit, else the machine's RAM), leaving room for garbage not yet collected, requests in flight and a vault's peak while it saves its index.",
   }),
   QUIRE_VAULT_IDLE_MS: variable(integer(0, 7 * 24 * 60 * 60_000), {
     default: String(15 * 60_000),

@@ -14,9 +14,9 @@ function availableBytes(): number {
 }
 
 /**
- * QUIRE_MEMORY_BUDGET_MB when unset. A quarter, not all: the budget counts vault data only,
- * and the process's RSS is that plus V8's own overhead and garbage not yet collected (about
- * as much again), the server's baseline, and a vault's transient peak while it saves.
+ * QUIRE_MEMORY_BUDGET_MB when unset. A quarter, not all: the estimates the budget is checked
+ * against leave out garbage not yet collected, requests in flight and a vault's transient peak
+ * while it saves its index, and the machine has other work.
  */
 export function defaultMemoryBudgetBytes(): number {
   return Math.floor(availableBytes() * DEFAULT_BUDGET_SHARE);

@@ -53,6 +53,8 @@ export class VaultRegistry {
   private readonly listeners = new Map<string, Set<CommitListener>>();
   private readonly metrics: NodeJS.Timeout;
   private evictions = 0;
+  /** The process's RSS before any vault was loaded: the budget is for the whole process, and this part is not the vaults'. */
+  private readonly baseline = process.memoryUsage.rss();
   readonly watchers: WatcherPool | undefined;
 
   constructor(
@@ -187,12 +189,13 @@ export class VaultRegistry {
   }
 
   /**
-   * Closes the least recently used vaults nobody holds until the rest fit the budget. The most
-   * recently used one stays even alone over it: a budget smaller than one vault serves one at a time.
+   * Closes the least recently used vaults nobody holds until the rest fit what the budget leaves
+   * after the process's baseline. The most recently used one stays even alone over it: a budget
+   * smaller than one vault serves one at a time.
    */
   private enforceBudget(): void {
-    const budget = this.options.memoryBudgetBytes;
-    if (budget === undefined) return;
+    if (this.options.memoryBudgetBytes === undefined) return;
+    const budget = Math.max(0, this.options.memoryBudgetBytes - this.baseline);
     const entries = [...this.loaded.values()];
     let total = entries.reduce((sum, entry) => sum + entry.measure(), 0);
     if (total <= budget) return;
