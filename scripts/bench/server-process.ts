@@ -1,0 +1,121 @@
+/**
+ * The real server as a child process (`quire serve` from dist/, as `npm start` runs it),
+ * watched only from outside: its log on stdout, its memory in /proc/<pid>/status, HTTP.
+ * So the scale benches keep measuring whatever the index, persistence or eviction become.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ROOT = join(import.meta.dirname, '../..');
+const QUIRE = join(ROOT, 'dist/scripts/quire.js');
+const GC_HOOK = join(import.meta.dirname, 'gc-on-signal.mjs');
+
+export interface ServerProcess {
+  pid: number;
+  url: string;
+  /** performance.now() of this process when the server printed that it listens. */
+  listeningAt: number;
+  /** From spawn to listening, ms. */
+  startMs: number;
+  /** Every JSON log record the server printed, as it arrives. */
+  onLog(listener: (record: Record<string, unknown>) => void): void;
+  /** Two full GCs in the child (gc-on-signal.mjs), resolved when they are done. */
+  gc(): Promise<void>;
+  /** SIGTERM (the server persists its indexes and closes), resolved when the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts `quire serve` on `data` at a free port; resolves once it listens. */
+export async function startQuire(data: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const spawnedAt = performance.now();
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', GC_HOOK, QUIRE, 'serve', '--data', data, '--port', '0'], {
+    env: { ...process.env, QUIRE_WATCH: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const listeners: ((record: Record<string, unknown>) => void)[] = [];
+  const gcDone: (() => void)[] = [];
+  // A bench that fails halfway must not leave a server of gigabytes behind.
+  const orphaned = () => proc.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = new Promise<void>((resolve) =>
+    proc.once('exit', () => {
+      process.off('exit', orphaned);
+      resolve();
+    }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      const serving = /^quire serving .* at (http\S+)/.exec(line);
+      if (serving) return resolve(serving[1]);
+      if (line === 'bench: gc done') return gcDone.shift()?.();
+      if (!line.startsWith('{')) return;
+      const record = JSON.parse(line) as Record<string, unknown>;
+      for (const listener of listeners) listener(record);
+    });
+    void exited.then(() => reject(new Error(`quire serve exited with ${proc.exitCode}`)));
+  });
+  const listeningAt = performance.now();
+  return {
+    pid: proc.pid!,
+    url,
+    listeningAt,
+    startMs: listeningAt - spawnedAt,
+    onLog: (listener) => void listeners.push(listener),
+    gc: () =>
+      new Promise<void>((resolve) => {
+        gcDone.push(resolve);
+        proc.kill('SIGUSR2');
+      }),
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** VmRSS and VmHWM (the peak since start or since `resetPeak`) of a process, in MB. */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** Starts a new peak: VmHWM drops to the current RSS (Linux `clear_refs` 5, on our own child). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** RSS after two full GCs, once the freed pages are returned. */
+export async function rssAfterGc(server: ServerProcess, settleMs = 500): Promise<number> {
+  await server.gc();
+  await sleep(settleMs);
+  return memoryOf(server.pid).rssMb;
+}
+
+/** Samples RSS every `everyMs` until stopped; returns the highest seen. */
+export function rssSampler(pid: number, everyMs = 100): { max(): number; stop(): number } {
+  let max = 0;
+  const sample = () => {
+    try {
+      // An exited process has no VmRSS line (NaN) until reaped, and no file after.
+      const { rssMb } = memoryOf(pid);
+      if (Number.isFinite(rssMb)) max = Math.max(max, rssMb);
+    } catch {
+      // Gone between two samples.
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    max: () => max,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return max;
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
