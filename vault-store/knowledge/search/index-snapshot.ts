@@ -1,6 +1,6 @@
 import { jsonSection, parseSection, type LoadedSections, type Sections } from '../persist.js';
 import type { BodyStore } from './body-store.js';
-import { fromSections } from './pack-postings.js';
+import { fromSections, ownBuffer } from './pack-postings.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { FIELD_COUNT, TF_MORE, TermStats, type DocTerms } from './term-stats.js';
 
@@ -11,20 +11,22 @@ export function snapshotIndex(index: SearchIndex): Sections {
   const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null));
   const offsets = new Uint32Array(index.docs.length + 1);
   index.docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.ids.length ?? 0)));
-  const ids = new Uint32Array(offsets[index.docs.length]);
-  const tf = new Uint8Array(ids.length * FIELD_COUNT);
+  // Each page's own arrays as chunks: a table is never edited (a change replaces it), and
+  // one copy of them all cost 2 × 105 MB at the peak of a save at 100k pages.
+  const ids: Uint8Array[] = [];
+  const tf: Uint8Array[] = [];
   const more: number[] = [];
   index.docs.forEach((d, i) => {
     if (!d) return;
-    ids.set(d.terms.ids, offsets[i]);
-    tf.set(d.terms.tf, offsets[i] * FIELD_COUNT);
+    ids.push(bytes(d.terms.ids));
+    tf.push(d.terms.tf);
     for (const [k, count] of d.terms.more ?? []) more.push(i, k, count);
   });
   return {
     docs: jsonSection(rows),
     terms: jsonSection(index.stats.toJSON()),
     offsets: bytes(offsets),
-    ids: bytes(ids),
+    ids,
     tf,
     'tf-more': bytes(Uint32Array.from(more)),
     ...index.postings.sections(),
@@ -64,13 +66,11 @@ function bytes(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
-/** Copies into a fresh, aligned buffer: sections sit at arbitrary offsets in the file. */
+/** The section as a `Kind` array, in place when it has a buffer of its own (each big section does). */
 function typed<T extends Uint32Array | Uint8Array>(
-  Kind: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
   section: Uint8Array | undefined,
 ): T {
   if (!section || section.byteLength % Kind.BYTES_PER_ELEMENT) throw new Error('bad term table');
-  const copy = new Uint8Array(section.byteLength);
-  copy.set(section);
-  return new Kind(copy.buffer);
+  return new Kind(...ownBuffer(section, Kind.BYTES_PER_ELEMENT));
 }

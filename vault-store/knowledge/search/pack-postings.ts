@@ -62,7 +62,7 @@ export function fromSections(sections: Readonly<Record<string, Uint8Array | unde
  * `section`'s buffer, offset and length in units of `size` bytes; copied unless it is a
  * whole buffer (by the constructor: a Node Buffer's `slice` is a view, not a copy).
  */
-function ownBuffer(section: Uint8Array, size: number): [ArrayBufferLike, number, number] {
+export function ownBuffer(section: Uint8Array, size: number): [ArrayBufferLike, number, number] {
   const own = section.byteOffset === 0 && section.byteLength === section.buffer.byteLength ? section : new Uint8Array(section);
   return [own.buffer, 0, own.byteLength / size];
 }
