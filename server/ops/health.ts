@@ -46,7 +46,9 @@ export const health = defineOp({
           .describe('Estimated memory this vault holds while loaded: search index, link graph, page metadata, file list'),
       })
       .optional()
-      .describe('Absent for an agent limited to some folders. Server-wide figures (loaded vaults, RSS, budget) go to the operator log only'),
+      .describe(
+        'Absent for an agent limited to some folders. Server-wide figures (loaded vaults, RSS, budget) go to the operator log only',
+      ),
   }),
   rest: { method: 'get', path: '/vault/health' },
   mcp: { title: 'Vault health', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
@@ -82,4 +84,3 @@ export const health = defineOp({
     };
   },
 });
-
