@@ -55,6 +55,8 @@ export class VaultRegistry {
   private evictions = 0;
   /** The process's RSS before any vault was loaded: the budget is for the whole process, and this part is not the vaults'. */
   private readonly baseline = process.memoryUsage.rss();
+  private scale = 1;
+  private scaleAt = 0;
   readonly watchers: WatcherPool | undefined;
 
   constructor(
@@ -198,14 +200,29 @@ export class VaultRegistry {
     const budget = Math.max(0, this.options.memoryBudgetBytes - this.baseline);
     const entries = [...this.loaded.values()];
     let total = entries.reduce((sum, entry) => sum + entry.measure(), 0);
-    if (total <= budget) return;
+    const scale = this.rssPerEstimatedByte(total);
+    if (total * scale <= budget) return;
     const byAge = entries.sort((a, b) => a.lastUsed - b.lastUsed);
     for (const entry of byAge.slice(0, -1)) {
-      if (total <= budget) break;
+      if (total * scale <= budget) break;
       if (entry.leases > 0 || !entry.workspace) continue;
       total -= entry.bytes;
       void this.evict(entry, 'budget');
     }
+  }
+
+  /**
+   * How much RSS a byte of the vaults' estimates costs, from the process's own figure (read at
+   * most once a second): the estimates leave out V8's overhead and garbage awaiting GC, and the
+   * budget is for RSS. Between 1 and 3, so one odd reading cannot empty or ignore the budget.
+   */
+  private rssPerEstimatedByte(estimated: number): number {
+    const now = Date.now();
+    if (estimated > 0 && now - this.scaleAt >= 1000) {
+      this.scaleAt = now;
+      this.scale = Math.min(3, Math.max(1, (process.memoryUsage.rss() - this.baseline) / estimated));
+    }
+    return this.scale;
   }
 
   private onIdle(entry: LoadedVault): void {
