@@ -45,4 +45,20 @@ describe('bestFirst', () => {
     ).to.deep.equal(sorted(ranked.filter((_, i) => i % 2 === 0)));
     expect([...bestFirst(new Float64Array(0), () => undefined)]).to.deep.equal([]);
   });
+
+  it('queues the highest bounds first, and the rest once a caller reads past what they decide', () => {
+    const ranked = sample(5000);
+    const expected = sorted(ranked);
+    for (const slack of [() => 0, (i: number) => (i % 7) / 2, (i: number) => (i % 3 ? 0 : 20)]) {
+      const taken: number[] = [];
+      for (const r of bestFirst(bounds(ranked, slack), (i) => ranked[i])) {
+        if (taken.length === 5) break;
+        taken.push(r.item);
+      }
+      expect(taken).to.deep.equal(expected.slice(0, 5));
+      expect([...bestFirst(bounds(ranked, slack), (i) => ranked[i])].map((r) => r.item)).to.deep.equal(expected);
+      const kept = [...bestFirst(bounds(ranked, slack), (i) => (i % 5 ? undefined : ranked[i]))].map((r) => r.item);
+      expect(kept).to.deep.equal(sorted(ranked.filter((_, i) => i % 5 === 0)));
+    }
+  });
 });
