@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
-import { round } from '../fixture.js';
+import { round, summarize } from '../fixture.js';
 import { gitBenchVault } from '../git-vault.js';
 
 const ROUNDS = 3;
@@ -40,7 +40,7 @@ async function rate(url: string, paths: string[], headers: Record<string, string
   return result.requests.average;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => summarize(xs).p50;
 
 export default async function () {
   const { dir, manifest } = gitBenchVault('read-path');
