@@ -1,4 +1,5 @@
 import { QuireError } from './errors.js';
+import { staleEdit, type OnStale } from './edits/stale-edit.js';
 import { ViewCache, type PageSummary, type PageView } from './page-view.js';
 import { hashBlob } from './git/hash-blob.js';
 import type { Author, CommitEvent, Vault } from './vault.js';
@@ -58,37 +59,55 @@ export class Pages {
     return { pages, next_cursor: more ? encodeCursor(paths[paths.length - 1]) : null };
   }
 
-  /** Create or update. `baseHash`: undefined = overwrite, null = must not exist, string = must match. */
-  write(author: Author, input: { path: string; content: string; baseHash?: string | null }) {
-    return this.edit(author, { path: input.path, baseHash: input.baseHash, subject: 'Update' }, input.content);
+  /**
+   * Create or update. `baseHash`: undefined = overwrite, null = must not exist, string = must
+   * match, or with `merge` be merged three-way with what changed since (see staleEdit).
+   */
+  write(
+    author: Author,
+    input: { path: string; content: string; baseHash?: string | null; merge?: boolean; check?: (text: string) => void },
+  ) {
+    const { path, baseHash, check } = input;
+    return this.edit(author, { path, baseHash, subject: 'Update', onStale: input.merge ? 'merge' : undefined, check }, input.content);
   }
 
   /**
    * Read-modify-write of one page inside the write queue: `change` is the new text, or gets
    * the page's current text (undefined when it does not exist) and returns the new text, so
-   * the edit applies to exactly the version it was computed from. `baseHash` as for `write`.
+   * the edit applies to exactly the version it was computed from. `baseHash` as for `write`;
+   * when it names another version of an existing page, `onStale` may still land the edit
+   * (`merged` is then true). `check` vets the text about to be written (a size limit).
    */
   async edit(
     author: Author,
-    input: { path: string; baseHash?: string | null; subject: string },
+    input: { path: string; baseHash?: string | null; subject: string; onStale?: OnStale; check?: (text: string) => void },
     change: string | ((current: string | undefined) => string),
   ) {
-    const { path, baseHash } = input;
+    const { path, baseHash, onStale } = input;
     let existed = false;
+    let merged = false;
     let bytes = new Uint8Array();
     const event = await this.vault.mutate(author, `${input.subject} ${path}`, async () => {
       this.checkNewPath(path);
-      this.vault.expectHash(path, baseHash);
-      existed = this.vault.manifest.get(path) !== undefined;
+      const oid = this.vault.manifest.get(path)?.oid;
+      existed = oid !== undefined;
+      merged = onStale !== undefined && typeof baseHash === 'string' && existed && oid !== baseHash;
+      if (!merged) this.vault.expectHash(path, baseHash);
       // A whole-page write needs no read of the old version.
-      const current = typeof change === 'string' || !existed ? undefined : await this.vault.readFile(path);
-      bytes = encoder.encode(typeof change === 'string' ? change : change(current && decoder.decode(current.content)));
+      const current = (typeof change === 'string' && !merged) || !existed ? undefined : await this.vault.readFile(path);
+      const text = merged
+        ? await staleEdit(this.vault, path, { baseHash: baseHash!, current: current!, onStale: onStale! }, change)
+        : typeof change === 'string'
+          ? change
+          : change(current && decoder.decode(current.content));
+      input.check?.(text);
+      bytes = encoder.encode(text);
       return [{ path, content: bytes }];
     });
     // Built from what was written, not re-read: a later write may already have landed.
     const at = event?.at ?? (await this.vault.updatedAt(path).catch(() => new Date()));
     const page = this.views.view(path, hashBlob(bytes), bytes, at);
-    return { page, commit: event?.commit ?? null, created: event !== undefined && !existed };
+    return { page, commit: event?.commit ?? null, created: event !== undefined && !existed, merged };
   }
 
   async delete(author: Author, input: { path: string; baseHash?: string | null }): Promise<CommitEvent> {

@@ -8,7 +8,8 @@ import { CommitCounter, diskBytes } from './knowledge/stats.js';
 import { silentLog, type Log } from './log.js';
 import { Pages } from './pages.js';
 import { Proposals } from './proposals/proposals.js';
-import { Vault, type CommitListener } from './vault.js';
+import { revert, type RevertRequest, type RevertResult } from './revert/revert.js';
+import { Vault, type Author, type CommitListener } from './vault.js';
 
 // Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
 const DISK_TTL_MS = 60_000;
@@ -153,6 +154,11 @@ export class Workspace {
   /** True when `oid` is `descendant` or one of its ancestors (any parent). */
   isAncestor(oid: string, descendant: string): Promise<boolean> {
     return this.vault.repo.isAncestor(oid, descendant);
+  }
+
+  /** Undoes a session's or one commit's changes in one new commit, or plans it (see revert). */
+  revert(author: Author, request: Omit<RevertRequest, 'inHistory'>): Promise<RevertResult> {
+    return revert(this.vault, author, { ...request, inHistory: (oid) => this.history.contains(oid) });
   }
 
   /** Streams every file of a commit (head unless told) as a zip into `out`. */

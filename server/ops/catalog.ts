@@ -11,6 +11,7 @@ import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
 import { approveProposal, createProposal, getProposal, listProposals, rejectProposal } from './proposals.js';
+import { revertChanges } from './revert.js';
 import { whoami } from './whoami.js';
 
 /** Every operation Quire offers. REST routes and MCP tools are generated from this list. */
@@ -37,6 +38,7 @@ export const catalog: AnyOperation[] = [
   rebuildIndex,
   recentChanges,
   ackChanges,
+  revertChanges,
   exportVault,
   gitClone,
   gitPush,

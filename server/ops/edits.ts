@@ -2,30 +2,35 @@ import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { appendText, replaceSection, replaceSpan } from '../../vault-store/edits/text-edits.js';
 import { movePage } from '../../vault-store/edits/move.js';
+import type { OnStale } from '../../vault-store/edits/stale-edit.js';
 import { pageHeadings } from '../../vault-store/knowledge/page-meta.js';
 import { normalizePagePath } from '../../vault-store/paths.js';
 import { seesWholeVault, withinPrefixes } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
-import { checkSize, visiblePath } from './pages.js';
+import { checkSize, mergeFlag, mergeRequested, visiblePath, writeResult } from './pages.js';
 import { pageView, pageWrite } from './outputs.js';
 import { baseHash, blobHash, pagePath } from './schemas.js';
 
 const EDIT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
 
-/** One page's read-modify-write (Pages.edit), held to the page size limit. */
+/**
+ * One page's read-modify-write (Pages.edit), held to the page size limit. With `merge`, a
+ * stale base_hash lands as `onStale` says (see staleEdit).
+ */
 async function editPage(
   ctx: OpContext,
-  path: string,
-  expected: string | null | undefined,
+  input: { path: string; base_hash?: string | null; merge?: boolean },
   edit: (current: string | undefined) => string,
-  subject: string,
+  options: { subject: string; onStale: OnStale },
 ) {
-  const { page, commit, created } = await ctx.vault.pages.edit(ctx.author, { path, baseHash: expected, subject }, (current) => {
-    const next = edit(current);
-    checkSize(ctx, next);
-    return next;
-  });
-  return { ...page, commit, created };
+  const path = normalizePagePath(input.path);
+  const onStale = mergeRequested(input) ? options.onStale : undefined;
+  const { page, commit, created, merged } = await ctx.vault.pages.edit(
+    ctx.author,
+    { path, baseHash: input.base_hash, subject: options.subject, onStale, check: (text) => checkSize(ctx, text) },
+    edit,
+  );
+  return writeResult(page, commit, created, merged);
 }
 
 export const readPages = defineOp({
@@ -96,7 +101,13 @@ export const appendToPage = defineOp({
     "Append text to the end of a page, or to the end of one heading's section. Creates the page if it does not exist (without heading). Good for logs, journals and running lists.",
   scope: 'write',
   bucket: 'write',
-  input: z.object({ path: pagePath, text: z.string().min(1), heading: z.string().min(1).max(500).optional(), base_hash: baseHash }),
+  input: z.object({
+    path: pagePath,
+    text: z.string().min(1),
+    heading: z.string().min(1).max(500).optional(),
+    base_hash: baseHash,
+    merge: mergeFlag.describe('With a stale base_hash, append to the page as it is now instead of failing with CONFLICT'),
+  }),
   output: pageWrite,
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/append' },
@@ -104,14 +115,14 @@ export const appendToPage = defineOp({
   handler: (ctx, input) =>
     editPage(
       ctx,
-      normalizePagePath(input.path),
-      input.base_hash,
+      input,
       (current) => {
         if (current === undefined && input.heading)
           throw new QuireError('NOT_FOUND', `No page at ${input.path} to append under "${input.heading}"`);
         return appendText(current ?? '', input.text, input.heading);
       },
-      'Append to',
+      // An append means the same on any version of the page: it needs no three-way merge.
+      { subject: 'Append to', onStale: 'reapply' },
     ),
 });
 
@@ -128,6 +139,7 @@ export const patchPage = defineOp({
       find: z.string().min(1).optional(),
       replace: z.string(),
       base_hash: blobHash.describe('The hash of the page version you read'),
+      merge: mergeFlag,
     })
     .refine((v) => (v.heading === undefined) !== (v.find === undefined), {
       message: 'give exactly one of heading or find',
@@ -140,15 +152,15 @@ export const patchPage = defineOp({
   handler: (ctx, input) =>
     editPage(
       ctx,
-      normalizePagePath(input.path),
-      input.base_hash,
+      input,
       (current) => {
         const text = current ?? '';
         return input.heading !== undefined
           ? replaceSection(text, input.heading, input.replace)
           : replaceSpan(text, input.find!, input.replace);
       },
-      'Patch',
+      // Applied to the version it was written against, then merged with what changed since.
+      { subject: 'Patch', onStale: 'merge' },
     ),
 });
 

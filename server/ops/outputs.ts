@@ -32,6 +32,10 @@ export const pageSummary = pageView.pick({ path: true, hash: true, title: true, 
 export const pageWrite = pageView.extend({
   commit: commitId.nullable().describe('null when the page already had this content (nothing committed)'),
   created: z.boolean().describe('True when the page did not exist before'),
+  merged: z
+    .literal(true)
+    .optional()
+    .describe('Present when base_hash was stale and merge: true merged the edit with the changes made since'),
 });
 
 /** A page after a capture: always a new page and a new commit. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capture } from '../../vault-store/capture.js';
 import { QuireError } from '../../vault-store/errors.js';
+import type { PageView } from '../../vault-store/page-view.js';
 import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
 import { pageCapture, pageSummary, pageView, pageWrite } from './outputs.js';
@@ -20,6 +21,26 @@ export function checkSize(ctx: OpContext, content: string): void {
       limit: ctx.config.maxPageBytes,
     });
   }
+}
+
+export const mergeFlag = z
+  .boolean()
+  .optional()
+  .describe(
+    'With a stale base_hash: merge your edit with the changes made since instead of failing (merged: true in the result); overlapping changes still fail with CONFLICT, plus merge (the page with <<<<<<< ours / >>>>>>> theirs conflict markers) and the three hashes',
+  );
+
+/** True when the caller asked to merge a stale edit; refuses the flag without the base_hash it merges from. */
+export function mergeRequested(input: { base_hash?: string | null; merge?: boolean }): boolean {
+  if (input.merge && input.base_hash === undefined) {
+    throw new QuireError('INVALID_REQUEST', 'merge needs base_hash: the version of the page your edit is based on', { field: 'merge' });
+  }
+  return input.merge === true;
+}
+
+/** A write's answer: the page, its commit, and `merged: true` when a stale edit was merged. */
+export function writeResult(page: PageView, commit: string | null, created: boolean, merged: boolean) {
+  return { ...page, commit, created, ...(merged ? { merged: true as const } : {}) };
 }
 
 export const readPage = defineOp({
@@ -57,10 +78,10 @@ export const listPages = defineOp({
 export const writePage = defineOp({
   name: 'write_page',
   description:
-    "Create or replace a whole page. Give base_hash (from read_page) to avoid overwriting someone else's edit: a mismatch fails with CONFLICT and the current hash; base_hash null creates only if the page does not exist.",
+    "Create or replace a whole page. Give base_hash (from read_page) to avoid overwriting someone else's edit: a mismatch fails with CONFLICT and the current hash, unless merge: true merges your version with the changes made since; base_hash null creates only if the page does not exist.",
   scope: 'write',
   bucket: 'write',
-  input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash }),
+  input: z.object({ path: pagePath, content: z.string(), base_hash: baseHash, merge: mergeFlag }),
   output: pageWrite,
   writes: (input) => [normalizePagePath(input.path)],
   rest: { method: 'post', path: '/vault/page', status: (r: { created: boolean }) => (r.created ? 201 : 200) },
@@ -68,8 +89,16 @@ export const writePage = defineOp({
   handler: async (ctx, input) => {
     const path = normalizePagePath(input.path);
     checkSize(ctx, input.content);
-    const { page, commit, created } = await ctx.vault.pages.write(ctx.author, { path, content: input.content, baseHash: input.base_hash });
-    return { ...page, commit, created };
+    const merge = mergeRequested(input);
+    const check = (text: string) => checkSize(ctx, text);
+    const { page, commit, created, merged } = await ctx.vault.pages.write(ctx.author, {
+      path,
+      content: input.content,
+      baseHash: input.base_hash,
+      merge,
+      check,
+    });
+    return writeResult(page, commit, created, merged);
   },
 });
 

@@ -223,6 +223,7 @@ const WRITES: Record<string, Record<string, unknown>> = {
   create_proposal: { title: 'idea', changes: [{ path: 'projects/new.md', content: 'x' }] },
   approve_proposal: { id: 'no-such-proposal' },
   reject_proposal: { id: 'no-such-proposal' },
+  revert_changes: { agent: 'proj', since: '2000-01-01T00:00:00Z' },
 };
 
 describe('attack: agents writing beyond their mode or where they cannot read', function () {

@@ -34,7 +34,9 @@ export const HIDDEN_MESSAGE = 'Changes outside your folders';
  * is visible, since messages name paths ("Move secret/x.md to …") and count files.
  */
 function metaFor(commit: CommitInfo, files: PathChange[], visible?: Visible): Omit<Change, 'commit' | 'paths'> {
-  const meta = commitMeta(commit);
+  // The feed names the actor only; credential ids and names are the history's (issue 13).
+  const { at, actor, message } = commitMeta(commit);
+  const meta = { at, actor, message };
   return !visible || files.every((c) => visible(c.path)) ? meta : { ...meta, message: HIDDEN_MESSAGE };
 }
 

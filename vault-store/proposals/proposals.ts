@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { QuireError } from '../errors.js';
+import { unifiedDiff } from '../diff/unified-diff.js';
 import { hashBlob } from '../git/hash-blob.js';
 import { Pages } from '../pages.js';
 import type { Author, FileChange, Vault } from '../vault.js';
 import { mergeChange, type Resolution } from './merge-change.js';
 import type { Actor, ProposalInput, ProposalRecord, ProposalStatus } from './proposal.js';
 import { ProposalRefs } from './proposal-refs.js';
-import { unifiedDiff } from './unified-diff.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -144,7 +144,7 @@ export class Proposals {
       await this.vault.reconcile(record.changes.map((c) => c.path));
       const resolutions = await Promise.all(record.changes.map((change) => mergeChange(this.vault, this.refs, change)));
       const files: FileChange[] = [];
-      const conflicts: { path: string; base_hash: string | null; current_hash: string | null }[] = [];
+      const conflicts: { path: string; base_hash: string | null; current_hash: string | null; merge?: string }[] = [];
       record.changes.forEach((change, i) => {
         const resolution = resolutions[i];
         if (resolution.applies !== 'conflict') files.push({ path: change.path, content: resolution.content });
@@ -153,6 +153,7 @@ export class Proposals {
             path: change.path,
             base_hash: change.base_hash,
             current_hash: this.vault.manifest.get(change.path)?.oid ?? null,
+            ...(resolution.merge !== undefined ? { merge: resolution.merge } : {}),
           });
       });
       if (conflicts.length) {

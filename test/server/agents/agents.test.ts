@@ -137,7 +137,14 @@ describe('agents over REST', function () {
     expect(res.status).to.equal(409);
     const body = await res.json();
     expect(body.code).to.equal('CONFLICT');
-    expect(body.conflicts).to.deep.equal([{ path: 'projects/b.md', base_hash: made.changes[1].base_hash, current_hash: moved.hash }]);
+    expect(body.conflicts).to.deep.equal([
+      {
+        path: 'projects/b.md',
+        base_hash: made.changes[1].base_hash,
+        current_hash: moved.hash,
+        merge: '<<<<<<< ours\nbeta, edited\n=======\nBETA\n>>>>>>> theirs\n',
+      },
+    ]);
     expect((await (await server.api('/vault/page/projects/a.md', { key: owner })).json()).content).to.equal('alpha\n');
     expect((await (await server.api(`/vault/proposals/${made.id}`, { key: owner })).json()).status).to.equal('pending');
     const rejected = await server.api(`/vault/proposals/${made.id}/reject`, { method: 'POST', key: owner, json: { reason: 'stale' } });

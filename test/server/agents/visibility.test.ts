@@ -26,6 +26,8 @@ interface Fixture {
   /** A proposal the owner made that touches private/. */
   privateProposal: string;
   firstCommit: string;
+  /** A commit that changed only private/. */
+  privateCommit: string;
 }
 type Inputs = (f: Fixture) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];
 
@@ -64,6 +66,11 @@ const CASES: Record<string, Inputs> = {
   vault_health: () => [{}],
   rebuild_index: () => [{}],
   recent_changes: (f) => [{}, { since: f.firstCommit }],
+  revert_changes: (f) => [
+    { agent: 'proj', since: '2000-01-01T00:00:00Z', dry_run: true },
+    { commit: f.privateCommit, dry_run: true },
+    { commit: f.privateCommit, confirm: true },
+  ],
   ack_changes: (f) => [{ cursor: f.firstCommit }],
   list_agents: () => [{}],
   put_agent: () => [{ name: 'proj', mode: 'write' }],
@@ -111,7 +118,9 @@ describe('an agent restricted to projects/ never sees anything else, through any
       key: owner,
       json: { title: 'secret', changes: [{ path: 'private/new.md', content: 'x' }] },
     });
-    fixture = { hashOf: async (p) => (await uv.pages.read(p)).hash, privateProposal: (await made.json()).id, firstCommit };
+    const diary = 'private/diary.md';
+    const privateCommit = (await uv.pages.write(testAuthor, { path: diary, content: `${SEED[diary]}zanzibar, later\n` })).commit!;
+    fixture = { hashOf: async (p) => (await uv.pages.read(p)).hash, privateProposal: (await made.json()).id, firstCommit, privateCommit };
   });
   after(async () => {
     await mcp.close();

@@ -52,6 +52,11 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   delete_page: { good: () => ({ path: 'notes/c.md' }), bad: { path: 'notes/c.md', base_hash: 'not-a-hash' } },
   rebuild_index: { good: () => ({}), bad: null },
   recent_changes: { good: () => ({ limit: 5 }), bad: { limit: 0 } },
+  // A plan on both surfaces: MCP plans unless confirm: true, REST when dry_run: true.
+  revert_changes: {
+    good: async ({ run }) => ({ commit: (await run('recent_changes', {})).head, dry_run: true }),
+    bad: { commit: 'not-a-commit' },
+  },
   whoami: { good: () => ({}), bad: null },
   guide: { good: () => ({}), bad: null },
   context_pack: { good: () => ({ topic: 'idea', max_tokens: 1000 }), bad: { topic: '' } },

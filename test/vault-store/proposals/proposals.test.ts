@@ -91,7 +91,14 @@ describe('Proposals', () => {
     const head = v.vault.head;
     const err = await rejection(proposals.approve(owner, p.id));
     expect(err.code).to.equal('CONFLICT');
-    expect(err.details.conflicts).to.deep.equal([{ path: 'notes/a.md', base_hash: p.changes[0].base_hash, current_hash: moved.page.hash }]);
+    expect(err.details.conflicts).to.deep.equal([
+      {
+        path: 'notes/a.md',
+        base_hash: p.changes[0].base_hash,
+        current_hash: moved.page.hash,
+        merge: text(20).replace('line 5\n', '<<<<<<< ours\nline five\n=======\nLINE FIVE\n>>>>>>> theirs\n'),
+      },
+    ]);
     expect(v.vault.head).to.equal(head);
     expect(v.vault.manifest.get('notes/d.md')).to.equal(undefined);
     const detail = await proposals.get(p.id);
@@ -154,7 +161,7 @@ describe('Proposals', () => {
     expect(detail.diffs[1]).to.deep.include({
       path: 'notes/b.md',
       delete: true,
-      diff: '--- a/notes/b.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n',
+      diff: '--- a/notes/b.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bee\n',
     });
   });
 
