@@ -66,14 +66,20 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array): 
 /**
  * Replaces (or, for null, removes) the file `path` of the folder `root`, refused when a folder
  * between them is a symbolic link: mkdir, rename and rm would follow it out of `root`. A link
- * at `path` itself is replaced or removed, never its target.
+ * at `path` itself is replaced or removed, never its target. `{ file }` is a file already
+ * written and fsynced on the same file system (an upload), moved into place by rename.
  */
-export async function replaceFileUnder(root: string, path: string, data: Uint8Array | null): Promise<void> {
+export async function replaceFileUnder(root: string, path: string, data: Uint8Array | { file: string } | null): Promise<void> {
   const link = symlinkOnPath(root, parentOf(path));
   if (link !== undefined) throw symlinkRefusal(path, link, 'folder');
   const target = join(root, path);
   if (data === null) rmSync(target, { force: true });
-  else await replaceSmallFile(target, data);
+  else if (data instanceof Uint8Array) await replaceSmallFile(target, data);
+  else {
+    mkdirSync(dirname(target), { recursive: true });
+    renameSync(data.file, target);
+    await fsyncPath(dirname(target));
+  }
 }
 
 /**

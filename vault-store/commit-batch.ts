@@ -61,14 +61,16 @@ export class CommitBatch {
     const changes: Change[] = [];
     for (const change of planned) {
       const previous = manifest.get(change.path)?.oid ?? null;
-      const oid = change.content === null ? null : hashBlob(change.content);
+      const { content } = change;
+      const oid = content === null ? null : content instanceof Uint8Array ? hashBlob(content) : content.oid;
       if (oid === previous) continue;
       changes.push({ ...change, op: oid === null ? 'delete' : previous === null ? 'add' : 'modify', oid, previous });
     }
     if (changes.length === 0) return undefined;
 
     this.tipTree ??= (await repo.objects.commit(this.tip)).tree;
-    await Promise.all(changes.filter((c) => c.content).map((c) => repo.writeBlob(c.content!)));
+    // A streamed blob is in git already.
+    await Promise.all(changes.flatMap((c) => (c.content instanceof Uint8Array ? [repo.writeBlob(c.content)] : [])));
     const tree = await repo.trees.apply(
       this.tipTree,
       changes.map(({ path, oid }) => ({ path, oid })),

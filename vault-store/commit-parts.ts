@@ -23,8 +23,15 @@ export function commitMessage(subject: string, trailers: Record<string, string> 
 }
 
 /** The index entries for a commit's changes: files as the server writes them (mode 100644). */
-export function indexChanges(changes: { path: string; oid: string | null; content: Uint8Array | null }[]): IndexChange[] {
-  return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content?.length }));
+export function indexChanges(
+  changes: { path: string; oid: string | null; content: Uint8Array | { size: number } | null }[],
+): IndexChange[] {
+  return changes.map(({ path, oid, content }) => ({ path, oid, mode: 0o100644, size: content === null ? undefined : sizeOf(content) }));
+}
+
+/** The byte size of a change's content: bytes in hand, or a blob streamed to git. */
+export function sizeOf(content: Uint8Array | { size: number }): number {
+  return content instanceof Uint8Array ? content.byteLength : content.size;
 }
 
 /** Every file of a tree as index entries are made from: path, blob id, numeric mode. */

@@ -3,8 +3,9 @@ import { staleEdit, type OnStale } from './edits/stale-edit.js';
 import { ViewCache, type PageSummary, type PageView } from './page-view.js';
 import { hashBlob } from './git/hash-blob.js';
 import type { Author, CommitEvent, Vault } from './vault.js';
-import { lowerBound } from './sorted.js';
+import { listSorted, type ListingInput } from './path-listing.js';
 import { checkPortablePath } from './paths.js';
+import { parentOf } from './symlinks.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -38,25 +39,10 @@ export class Pages {
   }
 
   /** Pages sorted by path, after `cursor` (the last path of the previous page), under the folder `prefix` (from normalizePrefix). */
-  async list(input: { prefix?: string; limit: number; cursor?: string; visible?: (path: string) => boolean }) {
-    const all = this.vault.manifest.pages();
-    const prefix = input.prefix ?? '';
-    const after = input.cursor ? decodeCursor(input.cursor) : undefined;
-    let i = lowerBound(all, after !== undefined && after >= prefix ? after : prefix);
-    if (after !== undefined && all[i] === after) i += 1;
-    const paths: string[] = [];
-    // "More" means another visible page: hidden pages after the last one must not show as a cursor.
-    let more = false;
-    for (; i < all.length && all[i].startsWith(prefix); i++) {
-      if (input.visible && !input.visible(all[i])) continue;
-      if (paths.length === input.limit) {
-        more = true;
-        break;
-      }
-      paths.push(all[i]);
-    }
+  async list(input: ListingInput) {
+    const { paths, next_cursor } = listSorted(this.vault.manifest.pages(), input);
     const pages = await Promise.all(paths.map((p) => this.summary(p)));
-    return { pages, next_cursor: more ? encodeCursor(paths[paths.length - 1]) : null };
+    return { pages, next_cursor };
   }
 
   /**
@@ -120,25 +106,22 @@ export class Pages {
   }
 
   /**
-   * For a page a write may create: refused when Windows could not check it out, or when it
-   * differs only in case from an existing page. An existing page passes as it is.
+   * For a page (or attachment) a write may create: refused when Windows could not check it
+   * out, when it differs only in case from an existing file, or when it would turn a file into
+   * a folder or a folder into a file. An existing file passes as it is.
    */
   checkNewPath(path: string): void {
-    if (this.vault.manifest.get(path)) return;
+    const { manifest } = this.vault;
+    if (manifest.get(path)) return;
     checkPortablePath(path);
+    for (let folder = parentOf(path); folder !== ''; folder = parentOf(folder)) {
+      if (manifest.get(folder))
+        throw new QuireError('INVALID_PATH', `${folder} is a file; it cannot also be a folder`, { path, file: folder });
+    }
+    if (manifest.isFolder(path)) throw new QuireError('INVALID_PATH', `${path} is a folder; it cannot also be a file`, { path });
     const twin = this.vault.manifest.caseTwin(path);
     if (twin) {
       throw new QuireError('CASE_COLLISION', `${path} differs only in case from existing page ${twin}`, { path, existing_path: twin });
     }
   }
-}
-
-function encodeCursor(path: string): string {
-  return Buffer.from(path).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const path = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!path || encodeCursor(path) !== cursor) throw new QuireError('INVALID_CURSOR', 'cursor is not one this server issued', { cursor });
-  return path;
 }

@@ -75,6 +75,36 @@ export function normalizePagePath(input: unknown): string {
 }
 
 /**
+ * A vault file's path as the API takes it (`/vault/file/...`): the page rules without the
+ * ".md" requirement, so attachments (`img/a.png`) and pages (`notes/x.md`) alike. Hidden
+ * segments stay refused: `.git/`, `.obsidian/` and `.gitignore` are not files of the API.
+ */
+export function normalizeVaultFilePath(input: unknown): string {
+  if (typeof input !== 'string' || input.length === 0) throw invalid(String(input ?? ''), 'path is empty');
+  const path = input.normalize('NFC');
+  checkCharacters(input, path);
+  checkSegments(input, path.split('/'));
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw invalid(input, `path longer than ${MAX_PATH_BYTES} bytes`);
+  return path;
+}
+
+/** True when a path in a tree is a file the API serves: a page or an attachment (no hidden segment). */
+export function isVaultFilePath(path: string): boolean {
+  try {
+    return normalizeVaultFilePath(path) === path;
+  } catch {
+    return false;
+  }
+}
+
+export type FileKind = 'page' | 'attachment';
+
+/** What a vault file is: a page (`isPagePath`) or any other file, an attachment. */
+export function fileKind(path: string): FileKind {
+  return isPagePath(path) ? 'page' : 'attachment';
+}
+
+/**
  * A folder prefix for filters and permissions: "" means the whole vault; otherwise the
  * same rules as a page path, returned with a trailing "/" so "a/" never matches "ab/x.md".
  */

@@ -6,7 +6,9 @@ import { PageEmbeddings, type Embed } from './knowledge/embeddings.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import { CommitCounter, diskBytes } from './knowledge/stats.js';
 import { silentLog, type Log } from './log.js';
+import { Files } from './files.js';
 import { Pages } from './pages.js';
+import { isPagePath } from './paths.js';
 import { Proposals } from './proposals/proposals.js';
 import { revert, type RevertRequest, type RevertResult } from './revert/revert.js';
 import { Vault, type Author, type CommitListener } from './vault.js';
@@ -37,6 +39,8 @@ export interface WorkspaceOptions {
  */
 export class Workspace {
   readonly pages: Pages;
+  /** Every file, pages and attachments: stream in, stream out, list with sizes. */
+  readonly files: Files;
   readonly proposals: Proposals;
   private readonly history: VaultHistory;
   private readonly commits: CommitCounter;
@@ -49,6 +53,7 @@ export class Workspace {
     readonly embeddings: PageEmbeddings | undefined,
   ) {
     this.pages = new Pages(vault);
+    this.files = new Files(vault, this.pages);
     this.proposals = new Proposals(vault);
     this.history = new VaultHistory(vault);
     this.commits = new CommitCounter(vault);
@@ -125,6 +130,11 @@ export class Workspace {
   /** Every page path at head, sorted. */
   pagePaths(): readonly string[] {
     return this.vault.manifest.pages();
+  }
+
+  /** Every attachment path at head (files of the API that are no page), sorted. */
+  attachmentPaths(): string[] {
+    return this.vault.manifest.vaultFiles().filter((path) => !isPagePath(path));
   }
 
   hasFile(path: string): boolean {

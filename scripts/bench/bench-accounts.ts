@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { AccountStore } from '../../server/accounts/account-store.js';
 import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 
-/** A plan whose rate limits a bench never reaches: the benches measure the server, not the limiter. */
+/** A plan whose rate limits a bench never reaches (the benches measure the server, not the limiter), with pro's largest file. */
 const UNLIMITED = 1_000_000_000;
 const BENCH_PLAN = {
-  bench: { rest: true, mcp: true, limits: { sync: UNLIMITED, read: UNLIMITED, write: UNLIMITED, expensive: UNLIMITED } },
+  bench: {
+    rest: true,
+    mcp: true,
+    max_file_bytes: 200 * 1024 * 1024,
+    limits: { sync: UNLIMITED, read: UNLIMITED, write: UNLIMITED, expensive: UNLIMITED },
+  },
 };
 
 export interface BenchAccounts {

@@ -78,9 +78,9 @@ ${exportOp(area) ? html`<p>Download every page and attachment as a zip, or keep 
 <div class="card"><h2>Connect</h2><dl class="facts"><dt>REST</dt><dd><code>${base}/vault</code></dd><dt>MCP</dt><dd><code>${base}/mcp</code></dd></dl></div>`,
     });
   });
-  router.get('/vault/export', async (_req, res) => {
+  router.get('/vault/export', async (req, res) => {
     const result = await callOp<unknown>(area, res.locals.visit!, exportOp(area)?.name ?? 'export');
-    if (isRawResult(result)) await result.send(res);
+    if (isRawResult(result)) await result.send(res, req);
     else res.json(result);
   });
 }

@@ -103,6 +103,8 @@ export async function callTool(
 ): Promise<CallToolResult> {
   try {
     const { result } = await invoke(services, op, credential, 'mcp', args, onRate, progress);
+    const shaped = op.mcp?.toolResult?.(result);
+    if (shaped) return shaped;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: asStructured(result) };
   } catch (err) {
     const error = toQuireError(err, services.log);

@@ -7,6 +7,8 @@ import { gitClone } from './clone.js';
 import { gitPush } from './push.js';
 import { exportVault } from './export.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
+import { deleteFile, listFiles, writeFile } from './files.js';
+import { readFile } from './file-read.js';
 import { health } from './health.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
@@ -21,6 +23,10 @@ export const catalog: AnyOperation[] = [
   writePage,
   deletePage,
   capturePage,
+  listFiles,
+  readFile,
+  writeFile,
+  deleteFile,
   readPages,
   pageOutline,
   appendToPage,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unreferencedAttachments } from '../../vault-store/knowledge/graph/attachment-links.js';
 import { seesWholeVault } from './agent-gate.js';
 import { defineOp } from './operation.js';
 import { lintReport } from './knowledge.js';
@@ -7,7 +8,7 @@ import { indexedCommit, lintCounts } from './outputs.js';
 export const health = defineOp({
   name: 'vault_health',
   description:
-    'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state and lint counts. Status is "degraded" when derived data lags or the watcher failed. Also the memory this vault holds while loaded.',
+    'Is the vault healthy? Index freshness (indexed commit vs HEAD), pending external edits and the working files never committed (invalid names, symbolic links), file watcher state, git state, lint counts and attachments (total, unreferenced). Status is "degraded" when derived data lags or the watcher failed. Also the memory this vault holds while loaded.',
   scope: 'read',
   bucket: 'read',
   input: z.object({}),
@@ -38,6 +39,10 @@ export const health = defineOp({
       working_tree_clean: z.boolean().nullable().describe('null without a file watcher'),
     }),
     lint: lintCounts,
+    attachments: z.object({
+      total: z.number().int().describe('Files of the vault that are no page (images, PDFs, …)'),
+      unreferenced: z.number().int().describe('Attachments no page links to or embeds'),
+    }),
     memory: z
       .object({
         vault_bytes: z
@@ -64,6 +69,8 @@ export const health = defineOp({
     const fresh = knowledge.indexedCommit === head;
     const watching = state?.watching ?? false;
     const { counts } = lintReport(ctx);
+    const attachments = vault.attachmentPaths().filter(ctx.visible);
+    const pages = [...knowledge.metas.values()].filter((page) => ctx.visible(page.path));
     return {
       status: fresh && (watching || !ctx.services.vaults.watchers) && !state?.lastError ? ('ok' as const) : ('degraded' as const),
       index: { indexed_commit: knowledge.indexedCommit, head, fresh, pages: [...knowledge.metas.keys()].filter(ctx.visible).length },
@@ -80,6 +87,7 @@ export const health = defineOp({
         working_tree_clean: uncommitted ? uncommitted.length === 0 : null,
       },
       lint: counts,
+      attachments: { total: attachments.length, unreferenced: unreferencedAttachments(pages, attachments) },
       ...(whole ? { memory: { vault_bytes: ctx.vault.memoryBytes() } } : {}),
     };
   },

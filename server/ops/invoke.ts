@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { agentAccess } from './agent-gate.js';
@@ -48,6 +48,7 @@ export async function invoke(
   raw: unknown,
   onRate?: (rate: RateState) => void,
   progress?: OpContext['progress'],
+  body?: OpContext['body'],
 ): Promise<Invocation> {
   const plan = await checkPlan(services, credential, surface);
   const rate = await services.limiter.consume(credential.user, op.bucket, plan);
@@ -62,8 +63,9 @@ export async function invoke(
   // Held until the result is done, so the vault is not closed under the handler (see VaultRegistry).
   const lease = await services.vaults.acquire(credential.user);
   let result: unknown;
+  const handler = surface === 'rest' && op.restHandler ? op.restHandler : op.handler;
   try {
-    result = await op.handler(
+    result = await handler(
       {
         user: credential.user,
         credential,
@@ -75,6 +77,7 @@ export async function invoke(
         agent,
         visible,
         progress,
+        body,
       },
       parsed.data,
     );
@@ -91,5 +94,5 @@ function releasedWhenDone(result: unknown, lease: VaultLease): unknown {
     lease.release();
     return result;
   }
-  return { ...result, send: (res: Response) => result.send(res).finally(() => lease.release()) } satisfies RawResult;
+  return { ...result, send: (res: Response, req: Request) => result.send(res, req).finally(() => lease.release()) } satisfies RawResult;
 }

@@ -14,7 +14,11 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 export function lintReport(ctx: OpContext) {
   const { knowledge } = ctx.vault;
   return {
-    ...lint(knowledge.metas, knowledge.graph, { maxPageBytes: ctx.config.maxPageBytes, visible: ctx.visible }),
+    ...lint(knowledge.metas, knowledge.graph, {
+      maxPageBytes: ctx.config.maxPageBytes,
+      visible: ctx.visible,
+      attachments: ctx.vault.attachmentPaths(),
+    }),
     indexed_commit: knowledge.indexedCommit,
   };
 }

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Author } from '../../vault-store/vault.js';
 import type { Workspace } from '../../vault-store/workspace.js';
@@ -6,6 +8,7 @@ import type { Bucket } from '../accounts/plans.js';
 import type { Capability, Credential } from '../auth/credential.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
+import type { RawResult } from './raw-result.js';
 
 export type Surface = 'rest' | 'mcp';
 
@@ -31,6 +34,11 @@ export interface OpContext {
    * `done` of `total` (when known), in units the handler picks, never going back.
    */
   progress?: (done: number, total?: number, message?: string) => void;
+  /**
+   * The raw request body of a REST route with `bytes: 'in'` (never parsed or buffered), with
+   * its Content-Length when the client sent one.
+   */
+  body?: { stream: AsyncIterable<Uint8Array>; size?: number };
 }
 
 export interface RestBinding<R> {
@@ -41,11 +49,24 @@ export interface RestBinding<R> {
   status?: (result: R) => number;
   /** A strong validator of the result (a blob id): sent as `ETag`, and `If-None-Match` with it answers 304. */
   etag?: (result: R) => string;
+  /**
+   * The route carries file bytes, not JSON: `in`, the request body is not parsed but handed to
+   * the handler as `ctx.body`; `out`, the answer is a RawResult. Such routes differ from the
+   * tool by design (base64 and image content on MCP), so the parity test leaves them out.
+   */
+  bytes?: 'in' | 'out';
+  /** Input fields taken from request headers (If-Match as `base_hash`, …), below path parameters. */
+  headers?: (headers: IncomingHttpHeaders) => Record<string, unknown>;
 }
 
-export interface McpBinding {
+export interface McpBinding<R = unknown> {
   title: string;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint?: boolean };
+  /**
+   * The tool result's content blocks (an image, a resource link) and the structured content
+   * they go with, in place of the result as JSON text; for results that are more than data.
+   */
+  toolResult?: (result: R) => { content: ContentBlock[]; structuredContent: Record<string, unknown> };
 }
 
 /**
@@ -62,7 +83,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   input: S;
   rest: RestBinding<R> | null;
   /** null only with a reason in `restOnly` (e.g. a binary download). */
-  mcp: McpBinding | null;
+  mcp: McpBinding<R> | null;
   restOnly?: string;
   /**
    * The result's schema, the MCP tool's `outputSchema`: required with an MCP binding, and the
@@ -81,6 +102,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   /** Hands out or works on the whole vault at once (export, rebuild): refused to an agent that cannot read all of it. */
   wholeVault?: boolean;
   handler: (ctx: OpContext, input: z.infer<S>) => Promise<R>;
+  /** Runs instead of `handler` on REST: for a route whose bytes the tool carries otherwise (a streamed download). */
+  restHandler?: (ctx: OpContext, input: z.infer<S>) => Promise<R | RawResult>;
 }
 
 /**
@@ -89,7 +112,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
  * is a type error. Only an operation without MCP binding may leave `output` out.
  */
 export function defineOp<S extends z.ZodObject, O extends z.ZodType>(
-  op: Operation<S, NoInfer<z.output<O>>> & { mcp: McpBinding; output: O },
+  op: Operation<S, NoInfer<z.output<O>>> & { mcp: McpBinding<NoInfer<z.output<O>>>; output: O },
 ): Operation<S, z.output<O>>;
 export function defineOp<S extends z.ZodObject, R>(op: Operation<S, R> & { mcp: null }): Operation<S, R>;
 export function defineOp<S extends z.ZodObject, R>(op: Operation<S, R>): Operation<S, R> {

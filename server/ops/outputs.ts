@@ -44,10 +44,18 @@ export const pageCapture = pageView.extend({ commit: commitId });
 /** A page in a ranked result (search, similar pages). */
 export const pageHit = z.object({ path: z.string(), title: z.string(), hash: blobId, score: z.number() });
 
+export const fileInfo = z.object({
+  path: z.string(),
+  hash: z.string().describe('The git blob id of the file: send it as If-Match (REST) or base_hash to replace exactly this version'),
+  size: z.number().int().describe('Bytes'),
+  kind: z.enum(['page', 'attachment']).describe('A page (.md) or any other file of the vault'),
+});
+
 export const pathChange = z.object({
   path: z.string(),
   op: z.enum(['add', 'modify', 'delete']),
   hash: z.string().nullable().describe('Blob id after the change; null for a delete'),
+  kind: fileInfo.shape.kind,
 });
 
 export const changeFeed = z.object({

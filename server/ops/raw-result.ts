@@ -1,12 +1,13 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 /**
- * A result that is not JSON (a zip download): the operation writes the response itself.
- * Only REST can carry it, so such operations are REST-only by declaration.
+ * A result that is not JSON (a zip download, a file's bytes): the operation writes the
+ * response itself, reading the request's conditional and range headers when it needs them.
+ * Only REST carries it: a REST-only operation, or the `restHandler` of one with a tool.
  */
 export interface RawResult {
   raw: true;
-  send: (res: Response) => Promise<void>;
+  send: (res: Response, req: Request) => Promise<void>;
 }
 
 export function isRawResult(value: unknown): value is RawResult {

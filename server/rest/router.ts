@@ -2,14 +2,16 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { QuireError } from '../../vault-store/errors.js';
 import { bearerToken, credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
 import type { Credential } from '../auth/credential.js';
+import { matchesIfNoneMatch } from '../http/conditional.js';
 import { setRateHeaders } from '../http/rate-headers.js';
 import { sendJson } from '../http/send-json.js';
 import { invoke } from '../ops/invoke.js';
 import { isRawResult } from '../ops/raw-result.js';
 import type { AnyOperation } from '../ops/operation.js';
+import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
 import { jsonErrorHandler } from './errors.js';
-import { RouteTable, type RouteMatch } from './route-table.js';
+import { RouteTable, type RestRoute, type RouteMatch } from './route-table.js';
 
 /** REST accepts personal API keys only; OAuth tokens are for MCP. */
 async function authenticate(services: Services, req: Request): Promise<Credential> {
@@ -23,14 +25,21 @@ async function authenticate(services: Services, req: Request): Promise<Credentia
 }
 
 /**
- * Query, then JSON body, then path params (a missing wildcard is the empty path, so
- * `GET /vault/page/` is refused as INVALID_PATH rather than as an unknown endpoint).
+ * Query, then JSON body, then the fields the route takes from headers, then path params (a
+ * missing wildcard is the empty path, so `GET /vault/page/` is refused as INVALID_PATH rather
+ * than as an unknown endpoint).
  */
-function restInput(req: Request, params: Record<string, string>): Record<string, unknown> {
+function restInput(req: Request, route: RestRoute, params: Record<string, string>): Record<string, unknown> {
   if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
     throw new QuireError('INVALID_REQUEST', 'Request body must be a JSON object');
   }
-  return { ...req.query, ...(req.body ?? {}), ...params };
+  return { ...req.query, ...(req.body ?? {}), ...route.op.rest!.headers?.(req.headers), ...params };
+}
+
+/** The body of a `bytes: 'in'` route, unread: the handler streams it. */
+function rawBody(req: Request): { stream: AsyncIterable<Uint8Array>; size?: number } {
+  const length = req.headers['content-length'];
+  return { stream: req, size: length === undefined ? undefined : Number(length) };
 }
 
 function requireJson(req: Request): void {
@@ -38,25 +47,15 @@ function requireJson(req: Request): void {
   if (hasBody && !req.is('application/json')) throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
 }
 
-/**
- * RFC 9110 §13.1.2: weak comparison against each listed tag, `*` matching any. Not
- * `req.fresh`: it also honours a request's `Cache-Control: no-cache`, which fetch adds to
- * every conditional request, so no fetch client would ever get its 304.
- */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === `"${etag}"`;
-  });
-}
-
 async function answer(services: Services, req: Request, res: Response, { route, params }: RouteMatch): Promise<void> {
   const { op } = route;
   const rest = op.rest!;
-  if (req.method !== 'GET') requireJson(req);
-  const { result } = await invoke(services, op, req.credential!, 'rest', restInput(req, params), (rate) => setRateHeaders(res, rate));
-  if (isRawResult(result)) return result.send(res);
+  const bytesIn = rest.bytes === 'in';
+  if (req.method !== 'GET' && !bytesIn) requireJson(req);
+  const input = restInput(req, route, params);
+  const onRate = (rate: RateState) => setRateHeaders(res, rate);
+  const { result } = await invoke(services, op, req.credential!, 'rest', input, onRate, undefined, bytesIn ? rawBody(req) : undefined);
+  if (isRawResult(result)) return result.send(res, req);
   const etag = rest.etag?.(result);
   if (etag) {
     // A strong validator (a blob id names exactly these bytes): a client holding it gets 304, no body.
@@ -101,8 +100,15 @@ export function restRouter(services: Services, catalog: AnyOperation[]): Request
     throw new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`);
   };
   return (req, res, next) => {
-    const fail = (err: unknown) => onError(err, req, res, next);
-    if (req.method === 'GET' || req.method === 'HEAD') return void handle(req, res).catch(fail);
+    const fail = (err: unknown) => {
+      // A body refused unread (too large, no right to write) is not read to its end to keep
+      // the connection: the answer closes it.
+      if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+      onError(err, req, res, next);
+    };
+    if (req.method === 'GET' || req.method === 'HEAD' || table.find(req.method, req.url)?.route.op.rest?.bytes === 'in') {
+      return void handle(req, res).catch(fail);
+    }
     json(req, res, (err?: unknown) => (err ? fail(err) : void handle(req, res).catch(fail)));
   };
 }

@@ -34,6 +34,9 @@ function leaks(body: unknown): string[] {
  */
 const READS: Record<string, Record<string, unknown>[]> = {
   list_pages: [{}, { limit: 1 }],
+  list_files: [{}, { limit: 1 }, { prefix: 'secret' }],
+  // Raw bytes on REST, not JSON: its hidden paths are among the PROBES below.
+  read_file: [],
   read_page: [{ path: 'projects/alpha.md' }],
   read_pages: [{ paths: ['projects/alpha.md', 'projects/beta.md'] }],
   page_outline: [{ path: 'projects/alpha.md' }],
@@ -63,6 +66,7 @@ const READS: Record<string, Record<string, unknown>[]> = {
 /** Operations that take a path: a hidden page must answer exactly like a missing one. */
 const PROBES: Record<string, (path: string) => Record<string, unknown>> = {
   read_page: (path) => ({ path }),
+  read_file: (path) => ({ path }),
   read_pages: (path) => ({ paths: ['projects/beta.md', path] }),
   page_outline: (path) => ({ path }),
   backlinks: (path) => ({ path }),
@@ -174,7 +178,14 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
     expect(agentView).to.deep.equal({
       ...ownerView,
       message: 'Changes outside your folders',
-      paths: [{ path: 'projects/y.md', op: 'add', hash: ownerView.paths.find((p: { path: string }) => p.path === 'projects/y.md').hash }],
+      paths: [
+        {
+          path: 'projects/y.md',
+          op: 'add',
+          hash: ownerView.paths.find((p: { path: string }) => p.path === 'projects/y.md').hash,
+          kind: 'page',
+        },
+      ],
     });
     // Without a cursor: a snapshot at head, which is the move.
     const snapshot = (await as(agent, opNamed('recent_changes'), {})).body;
@@ -213,6 +224,8 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
 const WRITES: Record<string, Record<string, unknown>> = {
   write_page: { path: 'projects/new.md', content: 'x' },
   delete_page: { path: 'projects/alpha.md' },
+  write_file: { path: 'projects/diagram.png', content_base64: 'AA==' },
+  delete_file: { path: 'projects/alpha.md' },
   capture: { title: 'idea', content: 'x' },
   append_to_page: { path: 'projects/alpha.md', text: 'more' },
   patch_page: { path: 'projects/alpha.md', find: 'alpha', replace: 'omega', base_hash: '0'.repeat(40) },
@@ -305,6 +318,8 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
         ['append_to_page', { path, text: 'more' }],
         ['write_page', { path, content: 'x', base_hash: null }],
         ['delete_page', { path }],
+        ['write_file', { path, content_base64: 'AA==' }],
+        ['delete_file', { path }],
         ['create_proposal', { title: 't', changes: [{ path, content: 'x' }] }],
       ] as const;
     for (const [[name, hidden], [, missing]] of tries('secret/treasure.md').map((t, i) => [t, tries('secret/nothing.md')[i]] as const)) {

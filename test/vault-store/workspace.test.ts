@@ -17,7 +17,7 @@ describe('Workspace', () => {
     const { page } = await ws.pages.write(testAuthor, { path: 'notes/otter.md', content: '# Otters\nThey hold hands while sleeping.' });
     expect(ws.knowledge.search('otters').results.map((r) => r.path)).to.deep.equal(['notes/otter.md']);
     const feed = await ws.changesSince({ since: start, limit: 10 });
-    expect(feed.changes.map((c) => c.paths)).to.deep.equal([[{ path: 'notes/otter.md', op: 'add', hash: page.hash }]]);
+    expect(feed.changes.map((c) => c.paths)).to.deep.equal([[{ path: 'notes/otter.md', op: 'add', hash: page.hash, kind: 'page' }]]);
     expect(await ws.isCommitInHistory(start)).to.equal(true);
     expect(await ws.isAncestor(start, ws.head)).to.equal(true);
     expect(await ws.isAncestor(ws.head, start)).to.equal(false);

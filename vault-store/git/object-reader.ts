@@ -1,9 +1,11 @@
 import type { TreeEntry } from 'isomorphic-git';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { inflateSync } from 'node:zlib';
 import { QuireError } from '../errors.js';
 import { inflateObject } from './inflate.js';
+import { looseBlobStream, looseHeader, type ByteRange } from './loose-blob.js';
 import { PackFile, type PackedObject } from './pack-file.js';
 import { parseTree } from './tree-parse.js';
 
@@ -41,6 +43,23 @@ export class ObjectReader {
   /** Blobs can be large: big ones are inflated off the event loop. */
   async blob(oid: string): Promise<Uint8Array> {
     return this.read(oid, 'blob');
+  }
+
+  /** A blob's size: from a loose object's header alone; a packed one is read (packs come from pushes and `git gc`). */
+  async blobSize(oid: string): Promise<number> {
+    checkOid(oid);
+    const header = await looseHeader(this.pathOf(oid));
+    if (header?.type === 'blob') return header.size;
+    return (await this.blob(oid)).byteLength;
+  }
+
+  /** A blob's bytes (or `range` of them) as a stream: a loose one is inflated as it is sent, never held whole. */
+  async blobStream(oid: string, range?: ByteRange): Promise<Readable> {
+    checkOid(oid);
+    const path = this.pathOf(oid);
+    if (existsSync(path)) return looseBlobStream(path, range);
+    const data = await this.blob(oid);
+    return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
   }
 
   async tree(oid: string): Promise<TreeEntry[]> {

@@ -2,6 +2,7 @@ import git from 'isomorphic-git';
 import fs, { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
+import { storeBlobStream, uploadDir, type StoredBlob } from './blob-stream.js';
 import { durableFs } from './durable-fs.js';
 import { fileSystemOf, writeNewRepoConfig, type FileSystemProbe } from './fs-probe.js';
 import { LockFile, removeOwnStaleLocks } from './lock-file.js';
@@ -28,6 +29,8 @@ export interface BranchLock {
 }
 
 export type { CommitInfo, Signature } from './object-reader.js';
+export type { StoredBlob } from './blob-stream.js';
+export type { ByteRange } from './loose-blob.js';
 
 /**
  * Plumbing over one non-bare repository. Objects are read by our `ObjectReader` and
@@ -104,6 +107,8 @@ export class GitRepo {
     repo.fileSystem = await fileSystemOf(repo.gitdir);
     await excludeTempFiles(repo.gitdir);
     await removeOwnStaleLocks(repo.gitdir);
+    // Uploads a crash or a refused write left behind; none is in flight while the vault opens.
+    await fsp.rm(uploadDir(repo.gitdir), { recursive: true, force: true });
     return repo;
   }
 
@@ -170,6 +175,11 @@ export class GitRepo {
 
   async writeBlob(data: Uint8Array): Promise<string> {
     return writeObject(this.gitdir, 'blob', data, this.trackObject);
+  }
+
+  /** Streams bytes into a blob, never holding them whole (see storeBlobStream); the commit moves `file` into the folder. */
+  storeBlob(source: AsyncIterable<Uint8Array>, options: { size?: number; maxBytes: number }): Promise<StoredBlob> {
+    return storeBlobStream(this.gitdir, source, options, this.trackObject);
   }
 
   async commit(input: CommitFields): Promise<string> {

@@ -1,4 +1,4 @@
-import { isPagePath } from '../paths.js';
+import { fileKind, isVaultFilePath, type FileKind } from '../paths.js';
 import type { Vault } from '../vault.js';
 import type { CommitInfo } from '../git/repo.js';
 import { commitMeta } from './commit-meta.js';
@@ -7,12 +7,15 @@ import { diffFiles, type PathChange } from './tree-diff.js';
 
 export type { PathChange } from './tree-diff.js';
 
+/** A changed file of the feed: a page or an attachment. */
+export type FeedPath = PathChange & { kind: FileKind };
+
 export interface Change {
   commit: string;
   at: string;
   actor: string;
   message: string;
-  paths: PathChange[];
+  paths: FeedPath[];
 }
 
 export interface ChangeFeed {
@@ -54,7 +57,7 @@ export class VaultHistory {
   /**
    * The commits after `since` on the first-parent chain to head, oldest first, at most
    * `limit`, with the pages each one added, modified or deleted (a rename is a delete plus
-   * an add). Only pages are listed. A commit that changed no (visible) page still counts
+   * an add). Pages and attachments are listed, each with its `kind`. A commit that changed no (visible) file still counts
    * toward `limit` and is covered by `cursor`, but is left out of `changes`: an agent never
    * learns that hidden pages moved, and paging neither skips nor repeats anything because
    * the cursor is always the last commit examined. A commit that also touched hidden files
@@ -71,7 +74,9 @@ export class VaultHistory {
     for (const oid of commits) {
       const commit = await objects.commit(oid);
       const files = await diffFiles(vault.repo.trees, parentTree, commit.tree);
-      const paths = files.filter((c) => isPagePath(c.path) && (!input.visible || input.visible(c.path)));
+      const paths = files
+        .filter((c) => isVaultFilePath(c.path) && (!input.visible || input.visible(c.path)))
+        .map((c) => ({ ...c, kind: fileKind(c.path) }));
       parentTree = commit.tree;
       if (paths.length) changes.push({ commit: oid, ...metaFor(commit, files, input.visible), paths });
     }
@@ -79,7 +84,7 @@ export class VaultHistory {
   }
 
   /**
-   * Every current page as an `add` at head: where a device without a cursor starts. It
+   * Every current file (pages and attachments) as an `add` at head: where a device without a cursor starts. It
    * carries head's message, so a caller that cannot read everything gets it only when head
    * changed nothing hidden.
    */
@@ -87,9 +92,9 @@ export class VaultHistory {
     const { vault } = this;
     // Head and manifest change together, synchronously, after each commit: read both now.
     const head = vault.head;
-    const paths: PathChange[] = [];
-    for (const path of vault.manifest.pages()) {
-      if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid });
+    const paths: FeedPath[] = [];
+    for (const path of vault.manifest.vaultFiles()) {
+      if (!input.visible || input.visible(path)) paths.push({ path, op: 'add', hash: vault.manifest.get(path)!.oid, kind: fileKind(path) });
     }
     if (!paths.length) return { head, cursor: head, has_more: false, changes: [] };
     const objects = vault.repo.objects;

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { join } from 'node:path';
+import type { StoredBlob } from '../git/blob-stream.js';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
 import { parentOf, symlinkOnPath } from '../symlinks.js';
@@ -30,10 +31,13 @@ export interface PathFilter {
   ignores(path: string, isDir?: boolean): boolean;
 }
 
-/** One file to change: new bytes, or null to delete. Paths are already validated. */
+/**
+ * One file to change: new bytes, a blob already streamed into git (an upload, whose copy is
+ * moved into the folder), or null to delete. Paths are already validated.
+ */
 export interface FileChange {
   path: string;
-  content: Uint8Array | null;
+  content: Uint8Array | StoredBlob | null;
   /** The working tree already holds this change (an external edit): don't rewrite the file under its editor. */
   inWorkingTree?: boolean;
 }

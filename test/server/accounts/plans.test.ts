@@ -36,7 +36,7 @@ describe('plans', () => {
       }),
     );
     expect(problems).to.deep.equal([]);
-    expect(plans.free).to.deep.equal({ rest: true, mcp: false, push_mb: 16, limits });
+    expect(plans.free).to.deep.equal({ rest: true, mcp: false, push_mb: 16, max_file_bytes: 10 * 1024 * 1024, limits });
     expect(plans.team.push_mb).to.equal(256);
     expect(new Map(Object.entries(plans)).get('constructor')?.push_mb, 'a name Object.prototype has').to.equal(256);
     expect(maxPushBytes(plans.big)).to.equal(4 * 1024 * 1024 * 1024);

@@ -44,6 +44,13 @@ const CASES: Record<string, Inputs> = {
   ],
   delete_page: () => [{ path: 'projects/w-delete.md' }, { path: 'private/diary.md' }],
   capture: () => [{ title: 'zz', content: 'c' }],
+  list_files: () => [{}, { prefix: 'private/' }, { limit: 1 }],
+  read_file: () => [{ path: 'private/hidden-plan.md' }, { path: 'GUIDE.md' }, { path: 'projects/alpha.md' }],
+  write_file: () => [
+    { path: 'projects/w-file.png', content_base64: 'AA==' },
+    { path: 'private/hidden-plan.md', content_base64: 'AA==' },
+  ],
+  delete_file: () => [{ path: 'projects/w-file.png' }, { path: 'private/diary.md' }],
   read_pages: () => [{ paths: ['projects/alpha.md', 'private/hidden-plan.md', 'private/diary.md'] }],
   page_outline: () => [{ path: 'private/hidden-plan.md' }],
   append_to_page: () => [

@@ -49,6 +49,14 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   },
   move_page: { good: () => ({ from: 'notes/new.md', to: 'notes/renamed.md' }), bad: { from: 'notes/new.md' } },
   capture: { good: () => ({ title: 'Idea', source: 'parity test', content: 'An idea worth keeping.' }), bad: { title: '', content: 'x' } },
+  list_files: { good: () => ({ prefix: 'notes' }), bad: { prefix: '../notes' } },
+  // write_file and read_file carry raw bytes on REST: only the MCP side runs them (output schemas).
+  write_file: {
+    good: () => ({ path: 'img/dot.png', content_base64: Buffer.from('89504e470d0a1a0a', 'hex').toString('base64') }),
+    bad: { path: 'img/.hidden.png', content_base64: 'AA==' },
+  },
+  read_file: { good: () => ({ path: 'notes/a.md' }), bad: { path: '.git/config' } },
+  delete_file: { good: () => ({ path: 'notes/renamed.md' }), bad: { path: 'notes/renamed.md', base_hash: 'not-a-hash' } },
   delete_page: { good: () => ({ path: 'notes/c.md' }), bad: { path: 'notes/c.md', base_hash: 'not-a-hash' } },
   rebuild_index: { good: () => ({}), bad: null },
   recent_changes: { good: () => ({ limit: 5 }), bad: { limit: 0 } },

@@ -86,7 +86,7 @@ describe('REST change log', function () {
     await write('a.md', 'x');
     const page = await feed(writer, `?since=${start}`);
     expect(page.changes[0].actor).to.equal('key:writer');
-    expect(page.changes[0].paths).to.deep.equal([{ path: 'a.md', op: 'add', hash: page.changes[0].paths[0].hash }]);
+    expect(page.changes[0].paths).to.deep.equal([{ path: 'a.md', op: 'add', hash: page.changes[0].paths[0].hash, kind: 'page' }]);
     const res = await server.api(`/vault/changes?since=${'1'.repeat(40)}`, { key: writer });
     expect(res.status).to.equal(410);
     expect((await res.json()).code).to.equal('CURSOR_UNKNOWN');

@@ -5,7 +5,7 @@ import { restRequest } from '../../helpers/rest-request.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /** What each operation taking `prefix` needs besides it; an operation missing here fails. */
-const OTHER_INPUT: Record<string, Record<string, unknown>> = { list_pages: {}, search: { q: 'plum' } };
+const OTHER_INPUT: Record<string, Record<string, unknown>> = { list_pages: {}, list_files: {}, search: { q: 'plum' } };
 
 /** Every page holds the search word; only the first two are in the folder notes/. */
 const SEED = ['notes/a.md', 'notes/sub/b.md', 'notes-old/x.md', 'notesy.md', 'other/notes/c.md'];

@@ -9,7 +9,7 @@ describe('change feed', () => {
   let v: TempVault;
   afterEach(() => v?.cleanup());
 
-  it('lists commits after the cursor oldest first, pages only, with add/modify/delete', async () => {
+  it('lists commits after the cursor oldest first, pages and attachments with their kind, with add/modify/delete', async () => {
     v = await tempVault({ 'a.md': 'one' });
     const start = v.vault.head;
     const w1 = await v.pages.write(testAuthor, { path: 'notes/b.md', content: 'two' });
@@ -21,9 +21,10 @@ describe('change feed', () => {
     expect(feed.cursor).to.equal(v.vault.head);
     expect(feed.has_more).to.equal(false);
     expect(feed.changes.map((c) => c.paths)).to.deep.equal([
-      [{ path: 'notes/b.md', op: 'add', hash: w1.page.hash }],
-      [{ path: 'a.md', op: 'modify', hash: v.vault.manifest.get('a.md')!.oid }],
-      [{ path: 'notes/b.md', op: 'delete', hash: null }],
+      [{ path: 'notes/b.md', op: 'add', hash: w1.page.hash, kind: 'page' }],
+      [{ path: 'a.md', op: 'modify', hash: v.vault.manifest.get('a.md')!.oid, kind: 'page' }],
+      [{ path: 'files/pic.png', op: 'add', hash: v.vault.manifest.get('files/pic.png')!.oid, kind: 'attachment' }],
+      [{ path: 'notes/b.md', op: 'delete', hash: null, kind: 'page' }],
     ]);
     expect(feed.changes[0]).to.include({ commit: w1.commit, actor: 'key:test', message: 'Update notes/b.md' });
     expect(Date.parse(feed.changes[0].at)).to.be.closeTo(Date.now(), 60_000);
@@ -51,8 +52,8 @@ describe('change feed', () => {
     const feed = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10 });
     expect(feed.changes).to.have.length(1);
     expect(feed.changes[0].paths).to.deep.equal([
-      { path: 'new/name.md', op: 'add', hash: oid },
-      { path: 'old/name.md', op: 'delete', hash: null },
+      { path: 'new/name.md', op: 'add', hash: oid, kind: 'page' },
+      { path: 'old/name.md', op: 'delete', hash: null, kind: 'page' },
     ]);
   });
 
@@ -103,7 +104,11 @@ describe('change feed', () => {
     const agent = await new VaultHistory(v.vault).changesSince({ since: start, limit: 10, visible });
     expect(owner.changes[0].message).to.equal('Add shared/b.md and private/plan.png');
     expect(agent.changes.map((c) => c.message)).to.deep.equal([HIDDEN_MESSAGE, owner.changes[1].message]);
-    expect(agent.changes[0]).to.deep.equal({ ...owner.changes[0], message: HIDDEN_MESSAGE });
+    expect(agent.changes[0]).to.deep.equal({
+      ...owner.changes[0],
+      message: HIDDEN_MESSAGE,
+      paths: owner.changes[0].paths.filter((p) => visible(p.path)),
+    });
     // The snapshot carries head's message: hidden while head touched a hidden file.
     expect((await new VaultHistory(v.vault).snapshot({ visible })).changes[0].message).to.equal(owner.changes[1].message);
     await v.vault.mutate(testAuthor, 'Touch private/plan.png', () => [{ path: 'private/plan.png', content: new Uint8Array([3]) }]);
@@ -111,7 +116,7 @@ describe('change feed', () => {
     expect((await new VaultHistory(v.vault).snapshot()).changes[0].message).to.equal('Touch private/plan.png');
   });
 
-  it('gives a snapshot of every current page as an add at head', async () => {
+  it('gives a snapshot of every current page and attachment as an add at head', async () => {
     v = await tempVault({ 'b.md': 'b', 'a/c.md': 'c' });
     await v.vault.mutate(testAuthor, 'Attach', () => [{ path: 'img.png', content: new Uint8Array([9]) }]);
     const snap = await new VaultHistory(v.vault).snapshot();
@@ -119,8 +124,9 @@ describe('change feed', () => {
     expect(snap.changes).to.have.length(1);
     expect(snap.changes[0].commit).to.equal(v.vault.head);
     expect(snap.changes[0].paths).to.deep.equal([
-      { path: 'a/c.md', op: 'add', hash: v.vault.manifest.get('a/c.md')!.oid },
-      { path: 'b.md', op: 'add', hash: v.vault.manifest.get('b.md')!.oid },
+      { path: 'a/c.md', op: 'add', hash: v.vault.manifest.get('a/c.md')!.oid, kind: 'page' },
+      { path: 'b.md', op: 'add', hash: v.vault.manifest.get('b.md')!.oid, kind: 'page' },
+      { path: 'img.png', op: 'add', hash: v.vault.manifest.get('img.png')!.oid, kind: 'attachment' },
     ]);
   });
 

@@ -27,6 +27,16 @@ export function pageKey(path: string): string {
   return nameKey(path.slice(path.lastIndexOf('/') + 1, -'.md'.length));
 }
 
+/**
+ * The file a link names when it points at an attachment rather than a page (an embed
+ * `![[diagram.png]]`, `![](img/a.png)`, a link to a PDF): the name as written, NFC, or undefined.
+ */
+export function attachmentTarget(link: PageLink): string | undefined {
+  const target = link.target.normalize('NFC').trim();
+  if (link.kind === 'markdown') return EXTENSION.test(target) && !target.endsWith('.md') ? target : undefined;
+  return ATTACHMENT.test(target) ? target.replace(/^\/+/, '') : undefined;
+}
+
 /** The lookup a link performs, or undefined when it does not point at a page. */
 export function linkQuery(link: PageLink): LinkQuery | undefined {
   const target = link.target.normalize('NFC').trim();

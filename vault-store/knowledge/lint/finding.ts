@@ -1,3 +1,4 @@
+import type { AttachmentIndex } from '../graph/attachment-links.js';
 import type { LinkGraph } from '../graph/link-graph.js';
 import type { Visible } from '../graph/graph-view.js';
 import type { PageMeta } from '../page-meta.js';
@@ -11,6 +12,7 @@ export const LINT_RULES = [
   'case-collision',
   'unportable-name',
   'oversize-page',
+  'missing-attachment',
 ] as const;
 
 export type LintRule = (typeof LINT_RULES)[number];
@@ -29,6 +31,8 @@ export interface LintContext {
   graph: LinkGraph;
   shown: Visible;
   maxPageBytes: number;
+  /** The attachments the caller may read: a link to any other is missing for that caller. */
+  attachments: AttachmentIndex;
 }
 
 export type LintCheck = (context: LintContext) => LintFinding[];

@@ -17,6 +17,20 @@ export const brokenLinks: LintCheck = ({ pages, graph, shown }) =>
       })),
   );
 
+/** Every link or embed of an attachment that matches no file the caller can see, with its line. */
+export const missingAttachments: LintCheck = ({ pages, attachments }) =>
+  pages.flatMap((page) =>
+    attachments
+      .linksOf(page)
+      .filter((link) => link.resolved === null)
+      .map((link) => ({
+        rule: 'missing-attachment' as const,
+        path: page.path,
+        line: link.line,
+        message: `${link.target} matches no file of the vault`,
+      })),
+  );
+
 /**
  * Pages that are entry points by convention are never orphans: `capture/` (the inbox, whose
  * notes are filed later), the root GUIDE.md, and index.md / README.md in any folder.

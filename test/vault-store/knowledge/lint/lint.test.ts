@@ -72,6 +72,7 @@ describe('lint', () => {
       'case-collision': 2,
       'unportable-name': 0,
       'oversize-page': 1,
+      'missing-attachment': 0,
     });
   });
 
