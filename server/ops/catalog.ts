@@ -14,6 +14,7 @@ import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } fro
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
 import { approveProposal, createProposal, getProposal, listProposals, rejectProposal } from './proposals.js';
 import { revertChanges } from './revert.js';
+import { queryPages } from './query.js';
 import { whoami } from './whoami.js';
 
 /** Every operation Quire offers. REST routes and MCP tools are generated from this list. */
@@ -33,6 +34,7 @@ export const catalog: AnyOperation[] = [
   patchPage,
   movePageOp,
   search,
+  queryPages,
   similarPages,
   askOp,
   listTags,

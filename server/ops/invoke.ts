@@ -51,13 +51,14 @@ export async function invoke(
   body?: OpContext['body'],
 ): Promise<Invocation> {
   const plan = await checkPlan(services, credential, surface);
-  const rate = await services.limiter.consume(credential.user, op.bucket, plan);
+  const parsed = op.input.safeParse(raw ?? {});
+  const bucket = op.bucketFor && parsed.success ? op.bucketFor(parsed.data) : op.bucket;
+  const rate = await services.limiter.consume(credential.user, bucket, plan);
   onRate?.(rate);
   if (!credential.capabilities.has(op.scope)) {
     const needed = surface === 'mcp' ? `mcp:${op.scope}` : op.scope === 'read' ? 'read' : 'write';
     throw new QuireError('INSUFFICIENT_SCOPE', `${op.name} needs the ${needed} scope`, { required_scope: needed });
   }
-  const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   const { agent, visible } = await agentAccess(services.agents, op, credential, parsed.data);
   // Held until the result is done, so the vault is not closed under the handler (see VaultRegistry).

@@ -80,6 +80,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, R = unknown> {
   description: string;
   scope: Capability;
   bucket: Bucket;
+  /** When the bucket depends on the input (a query that must scan the whole vault is `expensive`); an input that does not parse counts in `bucket`. */
+  bucketFor?: (input: z.infer<S>) => Bucket;
   input: S;
   rest: RestBinding<R> | null;
   /** null only with a reason in `restOnly` (e.g. a binary download). */

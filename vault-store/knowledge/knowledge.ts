@@ -4,6 +4,8 @@ import { silentLog, type Log } from '../log.js';
 import { isPagePath } from '../paths.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { CommitEvent, Vault } from '../vault.js';
+import { FieldIndex } from './fields/field-index.js';
+import { pageFields } from './fields/page-fields.js';
 import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
 import { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
@@ -14,6 +16,8 @@ import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
+import { PageDates } from './query/page-dates.js';
+import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
@@ -53,6 +57,8 @@ interface State {
   metas: Map<string, PageMeta> | Uint8Array;
   index: SearchIndex;
   graph?: LinkGraph;
+  /** Front-matter fields for queries. */
+  fields: FieldIndex;
 }
 
 function metasOf(state: State): Map<string, PageMeta> {
@@ -81,6 +87,7 @@ export class Knowledge {
   /** Saves, one after another; also the retirement of a replaced state's files. */
   private saving: Promise<void> = Promise.resolve();
   private healing = false;
+  private readonly dates: PageDates;
 
   private constructor(
     private readonly vault: Vault,
@@ -90,7 +97,9 @@ export class Knowledge {
     private commit: string,
     readonly loadedFrom: LoadSource,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.dates = new PageDates(vault);
+  }
 
   static async open(vault: Vault, options: KnowledgeOptions): Promise<Knowledge> {
     await fsp.rm(join(options.indexDir, OLD_INDEX_FILE), { force: true });
@@ -134,7 +143,7 @@ export class Knowledge {
   /** Estimated heap bytes of the derived data: search index, link graph and page metadata. */
   memoryBytes(): number {
     const { index, graph, metas } = this.state;
-    let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0);
+    let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0) + this.state.fields.memoryBytes();
     if (metas instanceof Uint8Array) return bytes + metas.byteLength;
     for (const meta of metas.values()) bytes += metaBytes(meta);
     return bytes;
@@ -150,6 +159,13 @@ export class Knowledge {
 
   ask(input: AskInput): AskAnswer & { indexed_commit: string } {
     return { ...ask(this.state.index, input), indexed_commit: this.commit };
+  }
+
+  /** One page of a structured query over front-matter fields, tags and links (see `runQuery`). */
+  async query(input: QueryInput, visible: (path: string) => boolean, budgetMs: number): Promise<QueryPage & { indexed_commit: string }> {
+    const { commit, state } = this;
+    const parts = { metas: metasOf(state), fields: state.fields, graph: () => this.graph, dates: this.dates, visible };
+    return { ...(await runQuery(input, parts, budgetMs)), indexed_commit: commit };
   }
 
   /** The passages ask would quote, for an LLM to answer from. */
@@ -200,6 +216,7 @@ export class Knowledge {
 
   private async follow(event: CommitEvent): Promise<void> {
     if (this.closed) return;
+    this.dates.follow(event);
     try {
       for (const change of event.changes) {
         if (isPagePath(change.path)) await applyChange(this.vault, this.state, change.path, change.oid);
@@ -253,6 +270,7 @@ export class Knowledge {
       const metas = [...state.metas.values()];
       sections.metas = () => jsonArrayChunks(metas);
     }
+    sections.fields = state.fields.section();
     const { table, ...append } = await state.index.bodies.save();
     sections['body-table'] = table;
     return { state, commit, snapshot: this.store.prepare(commit, sections, append) };
@@ -283,7 +301,12 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
     try {
       if (!bodies) throw new Error('no bodies');
       if (!snapshot.sections.metas) throw new Error('no metas');
-      const state: State = { metas: snapshot.sections.metas, index: restoreIndex(snapshot.sections, bodies) };
+      if (!snapshot.sections.fields) throw new Error('no fields');
+      const state: State = {
+        metas: snapshot.sections.metas,
+        index: restoreIndex(snapshot.sections, bodies),
+        fields: new FieldIndex(snapshot.sections.fields),
+      };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
       const { tree: before } = await vault.repo.objects.commit(snapshot.commit);
       const { tree: after } = await vault.repo.objects.commit(vault.head);
@@ -303,40 +326,41 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
  * what a failed body check does.
  */
 async function buildFromHead(vault: Vault, dir: string, progress?: Progress): Promise<State> {
-  const metas = new Map<string, PageMeta>();
   const bodies = new BodyStore();
   await bodies.attach(dir, () => undefined);
-  const index = new SearchIndex([], undefined, undefined, bodies);
+  const state = { metas: new Map<string, PageMeta>(), index: new SearchIndex([], undefined, undefined, bodies), fields: new FieldIndex() };
   const pages = vault.manifest.pages();
   try {
     for (let i = 0; i < pages.length; i += READ_BATCH) {
       const batch = pages.slice(i, i + READ_BATCH).map((path) => ({ path, oid: vault.manifest.get(path)!.oid }));
       const blobs = await Promise.all(batch.map((p) => vault.repo.objects.blob(p.oid)));
-      batch.forEach(({ path, oid }, j) => addPage(metas, index, path, oid, blobs[j]));
+      batch.forEach(({ path, oid }, j) => addPage(state, path, oid, blobs[j]));
       progress?.(i + batch.length, pages.length);
     }
   } catch (err) {
     await bodies.close();
     throw err;
   }
-  return { metas, index };
+  return state;
 }
 
 async function applyChange(vault: Vault, state: State, path: string, oid: string | null): Promise<void> {
   if (oid === null) {
     metasOf(state).delete(path);
     state.index.remove(path);
+    state.fields.delete(path);
     state.graph?.remove(path);
     return;
   }
   if (metasOf(state).get(path)?.hash === oid) return;
-  const meta = addPage(metasOf(state), state.index, path, oid, await vault.repo.objects.blob(oid));
+  const meta = addPage({ ...state, metas: metasOf(state) }, path, oid, await vault.repo.objects.blob(oid));
   state.graph?.upsert(meta);
 }
 
-function addPage(metas: Map<string, PageMeta>, index: SearchIndex, path: string, oid: string, bytes: Uint8Array): PageMeta {
-  const { body, ...meta } = pageMeta(path, oid, bytes);
-  metas.set(path, meta);
-  index.upsert({ path, title: meta.title, hash: oid, tags: meta.tags, body });
+function addPage(state: State & { metas: Map<string, PageMeta> }, path: string, oid: string, bytes: Uint8Array): PageMeta {
+  const { body, frontmatter, ...meta } = pageMeta(path, oid, bytes);
+  state.metas.set(path, meta);
+  state.index.upsert({ path, title: meta.title, hash: oid, tags: meta.tags, body });
+  state.fields.set(path, meta.frontmatterError ? undefined : pageFields(frontmatter));
   return meta;
 }

@@ -91,7 +91,8 @@ export function pageLinks(meta: Pick<PageMeta, 'packedLinks'>): PageLink[] {
   return links;
 }
 
-export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string } {
+/** The page's metadata, and what the index reads once without keeping in the meta: its body and front-matter. */
+export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string; frontmatter: Record<string, unknown> } {
   const text = decoder.decode(bytes);
   const parsed = parsePage(path, text);
   const headings = headingsOf(parsed);
@@ -109,5 +110,6 @@ export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMet
     words: countWords(parsed.body),
     ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}),
     body: parsed.body,
+    frontmatter: parsed.frontmatter,
   };
 }

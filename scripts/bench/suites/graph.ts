@@ -16,7 +16,7 @@ import { benchVault, round, summarize } from '../fixture.js';
 const encoder = new TextEncoder();
 
 function meta(path: string, bytes: Uint8Array): PageMeta {
-  const { body: _, ...rest } = pageMeta(path, hashBlob(bytes), bytes);
+  const { body: _, frontmatter: __, ...rest } = pageMeta(path, hashBlob(bytes), bytes);
   return rest;
 }
 

@@ -66,6 +66,13 @@ const CASES: Record<string, Inputs> = {
   similar_pages: () => [{ path: 'projects/alpha.md' }, { text: 'the key opens it again alpha plan' }, { path: 'private/diary.md' }],
   ask: () => [{ question: 'What does the key open?' }, { question: 'What is the alpha project?' }],
   list_tags: () => [{}],
+  query_pages: () => [
+    {},
+    { from: 'private/' },
+    { from: '#secret-tag' },
+    { from: '[[hidden-plan]]' },
+    { fields: ['links', 'backlinks_count'], sort: [{ field: 'backlinks_count', dir: 'desc' }] },
+  ],
   graph: () => [{}, { path: 'projects/alpha.md', depth: 3 }, { path: 'private/diary.md' }],
   backlinks: () => [{ path: 'projects/alpha.md' }, { path: 'private/hidden-plan.md' }],
   lint: () => [{}],

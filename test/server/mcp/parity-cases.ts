@@ -29,6 +29,10 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   page_outline: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
   list_tags: { good: () => ({}), bad: { limit: 0 } },
   search: { good: () => ({ q: 'idea' }), bad: { q: '' } },
+  query_pages: {
+    good: () => ({ from: 'notes', where: { in: ['alpha', { var: 'tags' }] }, sort: [{ field: 'title', dir: 'desc' }], fields: ['links'] }),
+    bad: { where: { regex: ['a', 'b'] } },
+  },
   similar_pages: { good: () => ({ path: 'notes/a.md' }), bad: { limit: 0 } },
   ask: { good: () => ({ question: 'What does A say about the idea?' }), bad: { question: '' } },
   graph: { good: () => ({ path: 'notes/a.md', depth: 1 }), bad: { depth: 9 } },

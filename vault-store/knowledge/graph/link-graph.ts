@@ -1,6 +1,6 @@
 import type { PageLink } from '../../page.js';
 import { pageLinks, type PageMeta } from '../page-meta.js';
-import { nameKey, pageKey } from './link-query.js';
+import { linkQuery, nameKey, pageKey } from './link-query.js';
 import { ListArena } from './list-arena.js';
 import { NameIndex } from './name-index.js';
 import { PageLinks, UNRESOLVED } from './page-links.js';
@@ -124,6 +124,12 @@ export class LinkGraph {
   backlinks(path: string): string[] {
     const id = this.ids.get(path);
     return id === undefined ? [] : sorted(this.pathsOf(this.sources(id)));
+  }
+
+  /** The page a wiki link to `target` written in page `from` reaches, as the graph resolves links; null when none. */
+  resolveLink(target: string, from: string): string | null {
+    const query = linkQuery({ target, kind: 'wiki', line: 0 });
+    return query ? this.names.resolve(query, from) : null;
   }
 
   /** Pages `path` links to, sorted. */

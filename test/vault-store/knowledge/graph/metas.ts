@@ -7,7 +7,7 @@ const encoder = new TextEncoder();
 /** PageMeta of a page with this content, parsed the way the index parses it. */
 export function metaOf(path: string, content: string): PageMeta {
   const bytes = encoder.encode(content);
-  const { body: _, ...meta } = pageMeta(path, hashBlob(bytes), bytes);
+  const { body: _, frontmatter: __, ...meta } = pageMeta(path, hashBlob(bytes), bytes);
   return meta;
 }
 

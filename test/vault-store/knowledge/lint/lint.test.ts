@@ -29,7 +29,7 @@ async function fixtureVault(dir: string): Promise<Map<string, PageMeta>> {
   const metas = new Map<string, PageMeta>();
   for (const path of vault.manifest.pages()) {
     const file = (await vault.readFile(path))!;
-    const { body: _, ...meta } = pageMeta(path, file.oid, file.content);
+    const { body: _, frontmatter: __, ...meta } = pageMeta(path, file.oid, file.content);
     metas.set(path, meta);
   }
   return metas;
