@@ -37,6 +37,8 @@ export interface Config {
   vaultIdleMs: number;
   /** MCP sessions: idle time before one ends, and how many one user and the server hold. */
   mcpSessions: { idleMs: number; perUser: number; max: number };
+  /** Live changes (events streams, long-polls): connections per user, the stream's heartbeat and lifetime. */
+  live: { perUser: number; heartbeatMs: number; maxStreamMs: number };
   /** Express's `trust proxy`: which X-Forwarded-For hops make `req.ip` (off by default). */
   trustProxy: TrustProxy;
   /** Successful OAuth client registrations one address may make per hour. */
@@ -127,6 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     memoryBudgetBytes: vars.QUIRE_MEMORY_BUDGET_MB === undefined ? defaultMemoryBudgetBytes() : vars.QUIRE_MEMORY_BUDGET_MB * 1024 * 1024,
     vaultIdleMs: vars.QUIRE_VAULT_IDLE_MS,
     mcpSessions: { idleMs: vars.QUIRE_MCP_SESSION_IDLE_MS, perUser: vars.QUIRE_MCP_SESSIONS_PER_USER, max: vars.QUIRE_MCP_SESSIONS_MAX },
+    live: {
+      perUser: vars.QUIRE_LIVE_CONNECTIONS_PER_USER,
+      heartbeatMs: vars.QUIRE_EVENTS_HEARTBEAT_MS,
+      maxStreamMs: vars.QUIRE_EVENTS_MAX_MS,
+    },
     trustProxy: vars.QUIRE_TRUST_PROXY ?? false,
     oauthRegistrationsPerHour: vars.QUIRE_OAUTH_REGISTRATIONS_PER_HOUR,
     mcpAllowedOrigins: vars.QUIRE_MCP_ALLOWED_ORIGINS ?? [],

@@ -36,6 +36,8 @@ export async function startServer(configured: Config, log: Logger = createLogger
     services,
     server,
     close: async () => {
+      // Live change streams end and long-polls answer before the sockets are cut.
+      await services.live.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeServices(services);

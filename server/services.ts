@@ -9,6 +9,7 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { VaultRegistry } from './vaults/user-vault.js';
 import { LoginThrottle } from './auth/login-throttle.js';
+import { LiveConnections } from './live/live-connections.js';
 
 /** The long-lived parts of a running server, built once from the config and passed down. */
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
   /** Failed password sign-ins, shared by the account area and the OAuth sign-in. */
   signins: LoginThrottle;
   vaults: VaultRegistry;
+  /** Open live change connections (event streams, long-polls), capped per user and closed first on shutdown. */
+  live: LiveConnections;
 }
 
 export function createServices(config: Config, log: Logger = createLogger(config.logLevel)): Services {
@@ -48,6 +51,7 @@ export function createServices(config: Config, log: Logger = createLogger(config
       log,
       ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     }),
+    live: new LiveConnections(config.live.perUser),
   };
 }
 

@@ -114,6 +114,18 @@ export const envSchema = z.object({
     default: '10000',
     doc: 'MCP sessions the server holds at once, all users together; a new one ends the least recently used.',
   }),
+  QUIRE_LIVE_CONNECTIONS_PER_USER: variable(integer(1, 10_000), {
+    default: '8',
+    doc: "Live change connections one user may hold at once: GET /vault/events streams and GET /vault/changes?wait= long-polls together. A new one closes that user's oldest (a stream ends, and its client reconnects with Last-Event-ID; a long-poll answers at once with what it has).",
+  }),
+  QUIRE_EVENTS_HEARTBEAT_MS: variable(integer(1000, 5 * 60_000), {
+    default: '15000',
+    doc: 'A GET /vault/events stream sends a comment line this often when no change came, so proxies and clients keep a quiet stream open and a client that went away is noticed.',
+  }),
+  QUIRE_EVENTS_MAX_MS: variable(integer(1000, 24 * 60 * 60_000), {
+    default: String(10 * 60_000),
+    doc: 'A GET /vault/events stream ends after this long; the client reconnects with Last-Event-ID and misses nothing. Its key (revoked?) and agent folders are checked again then.',
+  }),
   QUIRE_LLM_BASE_URL: variable(httpUrl(), {
     example: 'https://api.openai.com/v1',
     doc: 'Optional OpenAI-compatible chat endpoint for generated answers in `ask` (without it, answers are extractive: passages from your pages, cited). Set together with QUIRE_LLM_MODEL.',

@@ -1,11 +1,14 @@
 import type { RequestHandler, Response } from 'express';
 import type { Credential } from '../auth/credential.js';
 import { credentialOf } from './authenticate.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type StreamTiming } from '../http/event-stream.js';
 import { rpcError } from './json-rpc.js';
 import type { McpSession, SessionRegistry } from './sessions.js';
 
 const HEADER = 'mcp-session-id';
+
+/** A session's stream lives ten minutes, then the client reconnects with its current token. */
+const SESSION_STREAM: StreamTiming = { keepAliveMs: 25_000, maxMs: 10 * 60_000 };
 
 function isInitialize(body: unknown): boolean {
   return (body as { method?: unknown } | null)?.method === 'initialize';
@@ -53,7 +56,7 @@ export function openStream(sessions: SessionRegistry): RequestHandler {
     if (!session) return sessionNotFound(res);
     if (!req.headers.accept?.includes('text/event-stream'))
       return void res.status(406).json(rpcError(-32000, 'GET /mcp opens an event stream: send Accept: text/event-stream'));
-    sessions.attach(session, new EventStream(res));
+    sessions.attach(session, new EventStream(res, SESSION_STREAM));
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCNotification, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Credential } from '../auth/credential.js';
-import type { EventStream } from './event-stream.js';
+import type { EventStream } from '../http/event-stream.js';
 
 /** Notifications kept while no stream is open (a client's reconnect gap); older ones are dropped. */
 const PENDING_LIMIT = 64;
@@ -46,7 +46,7 @@ export class McpSession {
 
   notify(notification: JSONRPCNotification): void {
     if (this.ended) return;
-    if (this.stream) return this.stream.send(notification);
+    if (this.stream) return this.stream.send('message', JSON.stringify(notification));
     this.pending.push(notification);
     if (this.pending.length > PENDING_LIMIT) this.pending.shift();
   }
@@ -62,7 +62,7 @@ export class McpSession {
     });
     const pending = this.pending;
     this.pending = [];
-    for (const notification of pending) stream.send(notification);
+    for (const notification of pending) stream.send('message', JSON.stringify(notification));
   }
 
   /** Runs when the session ends (deleted, expired, evicted): listeners it added go with it. */

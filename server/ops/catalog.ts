@@ -5,6 +5,7 @@ import { ackChanges, recentChanges } from './changes.js';
 import { contextPack, guide } from './context.js';
 import { gitClone } from './clone.js';
 import { gitPush } from './push.js';
+import { changeEvents } from './events.js';
 import { exportVault } from './export.js';
 import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './edits.js';
 import { deleteFile, listFiles, writeFile } from './files.js';
@@ -47,6 +48,7 @@ export const catalog: AnyOperation[] = [
   recentChanges,
   ackChanges,
   revertChanges,
+  changeEvents,
   exportVault,
   gitClone,
   gitPush,

@@ -1,18 +1,31 @@
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
+import { MAX_WAIT_SECONDS, waitForChanges } from '../live/wait-for-changes.js';
 import { defineOp } from './operation.js';
 import { changeFeed } from './outputs.js';
 import { limit } from './schemas.js';
 
-const commitId = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character commit id');
+export const commitId = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-character commit id');
 
 export const recentChanges = defineOp({
   name: 'recent_changes',
   description:
-    'The change log: commits after `since` (oldest first, each with actor, message and the pages added, modified or deleted). Pass the returned cursor as the next since. Without since, a device continues from its last acknowledged cursor; otherwise you get a snapshot of every current page.',
+    'The change log: commits after `since` (oldest first, each with actor, message and the pages added, modified or deleted). Pass the returned cursor as the next since. Without since, a device continues from its last acknowledged cursor; otherwise you get a snapshot of every current page. With `wait`, an empty answer is held until a change comes or `wait` seconds pass.',
   scope: 'read',
   bucket: 'sync',
-  input: z.object({ since: commitId.optional(), limit: limit(1000, 100) }),
+  input: z.object({
+    since: commitId.optional(),
+    limit: limit(1000, 100),
+    wait: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .optional()
+      .describe(
+        `Long-poll: when nothing changed after since, answer as soon as something does, or after this many seconds (at most ${MAX_WAIT_SECONDS}) with no changes`,
+      ),
+  }),
   output: changeFeed,
   rest: { method: 'get', path: '/vault/changes' },
   mcp: { title: 'Recent changes', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
@@ -20,7 +33,8 @@ export const recentChanges = defineOp({
     const { vault } = ctx;
     const since = input.since ?? (ctx.credential.device ? (await ctx.services.usage.get(ctx.credential.id)).cursor : undefined);
     if (since === undefined) return vault.snapshot({ visible: ctx.visible });
-    return vault.changesSince({ since, limit: input.limit, visible: ctx.visible });
+    const read = () => vault.changesSince({ since, limit: input.limit, visible: ctx.visible });
+    return input.wait ? waitForChanges(ctx.services, ctx.user, input.wait * 1000, read) : read();
   },
 });
 

@@ -14,7 +14,7 @@ export interface Invocation {
   rate: RateState;
 }
 
-function invalidInput(error: z.ZodError): QuireError {
+export function invalidInput(error: z.ZodError): QuireError {
   const issue = error.issues[0];
   const field = issue.path.join('.');
   return new QuireError('INVALID_REQUEST', field ? `${field}: ${issue.message}` : issue.message, {

@@ -113,6 +113,17 @@ export class VaultRegistry {
   }
 
   /**
+   * Marks the user's loaded vault as used now and keeps its folder watched: for a lease held
+   * long (a live change stream), since a watcher untouched for QUIRE_WATCH_IDLE_MS stops.
+   */
+  touch(user: string): void {
+    const entry = this.loaded.get(user);
+    if (!entry?.workspace) return;
+    entry.lastUsed = Date.now();
+    this.watchers?.touch(user, entry.workspace.vault);
+  }
+
+  /**
    * Hears of every commit to the user's vault, whichever workspace makes it: the listener stays
    * across closes and reopens and does not keep the vault loaded. Runs inside the write queue.
    */

@@ -67,6 +67,8 @@ const READS: Record<string, Record<string, unknown>[]> = {
   // No JSON route or tool (test/server/git-http/clone.test.ts); needs a device key or a proposal id.
   git_clone: [],
   ack_changes: [],
+  // A stream, not JSON: test/security/live-changes-agents.test.ts.
+  change_events: [],
   get_proposal: [],
 };
 

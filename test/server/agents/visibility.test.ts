@@ -86,6 +86,8 @@ const CASES: Record<string, Inputs> = {
     { commit: f.privateCommit, confirm: true },
   ],
   ack_changes: (f) => [{ cursor: f.firstCommit }],
+  // An endless stream: test/security/live-changes-agents.test.ts reads it as an agent.
+  change_events: () => [],
   list_agents: () => [{}],
   put_agent: () => [{ name: 'proj', mode: 'write' }],
   delete_agent: () => [{ name: 'proj' }],
