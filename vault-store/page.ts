@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { readFrontmatter } from './markdown/frontmatter.js';
-import { scanMarkdown, type HeadingSpan } from './markdown/scan.js';
+import { scanMarkdown, type HeadingSpan, type TagSpan, type TaskSpan } from './markdown/scan.js';
 
 export interface PageLink {
   /** As written for wiki links ("Note", "folder/Note"); vault-relative path for markdown links. */
@@ -22,6 +22,9 @@ export interface ParsedPage {
   links: PageLink[];
   /** ATX headings outside fenced code, empty ones (a bare `##`) included. */
   headings: HeadingSpan[];
+  /** Task items outside fenced code, offsets in the whole text; their tags index `tagSpans`. */
+  tasks: TaskSpan[];
+  tagSpans: TagSpan[];
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -73,5 +76,7 @@ export function parsePage(path: string, content: string): ParsedPage {
     tags: [...tags],
     links,
     headings: scan.headings,
+    tasks: scan.tasks,
+    tagSpans: scan.tags,
   };
 }

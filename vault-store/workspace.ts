@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportZip, type ExportOptions, type ExportResult } from './export/export-zip.js';
+import { setTaskStatus, type TaskStatusInput } from './edits/task-status.js';
 import { VaultHistory, type ChangeFeed, type Visible } from './history/changes.js';
 import { PageEmbeddings, type Embed } from './knowledge/embeddings.js';
 import { Knowledge } from './knowledge/knowledge.js';
@@ -139,6 +140,11 @@ export class Workspace {
 
   hasFile(path: string): boolean {
     return this.vault.manifest.get(path) !== undefined;
+  }
+
+  /** Sets one task item's checkbox (see `withTaskStatus`); a stale base hash's CONFLICT names the task's line now. */
+  setTaskStatus(author: Author, input: TaskStatusInput) {
+    return setTaskStatus(this.pages, this.vault, author, input);
   }
 
   /** A file's bytes at head (any file, not only pages), or undefined. */

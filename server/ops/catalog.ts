@@ -16,6 +16,7 @@ import { capturePage, deletePage, listPages, readPage, writePage } from './pages
 import { approveProposal, createProposal, getProposal, listProposals, rejectProposal } from './proposals.js';
 import { revertChanges } from './revert.js';
 import { queryPages } from './query.js';
+import { listTasks, setTaskStatusOp } from './tasks.js';
 import { whoami } from './whoami.js';
 
 /** Every operation Quire offers. REST routes and MCP tools are generated from this list. */
@@ -39,6 +40,8 @@ export const catalog: AnyOperation[] = [
   similarPages,
   askOp,
   listTags,
+  listTasks,
+  setTaskStatusOp,
   graph,
   backlinks,
   lintOp,

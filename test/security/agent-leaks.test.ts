@@ -16,7 +16,7 @@ const SEED: Record<string, string> = {
   'secret/zanzibarite-mine.md':
     '---\ntags: [zanzibarite]\n---\n# Zanzibarite mine\n\nThe zanzibarite lode. See [[zanzibarite-notes]], [[alpha]] and [[zanzibarite-gone]].\n',
   'secret/zanzibarite-notes.md': '# Zanzibarite notes\n\nzanzibarite zanzibarite #zanzibarite/raw\n',
-  'secret/treasure.md': '# Treasure\n\nzanzibarite\n',
+  'secret/treasure.md': '# Treasure\n\nzanzibarite\n\n## Zanzibarite dig\n- [ ] dig the zanzibarite lode 📅 2026-12-01 #zanzibarite\n',
   'secret/x.md': '# Draft\n\nTo be filed.\n',
   'projects/alpha.md': '---\ntags: [shared]\n---\n# Alpha\n\nThe alpha project, with [[beta]]; see [[treasure]] and [[nowhere]].\n',
   'projects/beta.md': '# Beta\n\nBeta builds on [[alpha]]. Notes from the zanzibar trip.\n',
@@ -51,6 +51,7 @@ const READS: Record<string, Record<string, unknown>[]> = {
     { fields: ['links', 'backlinks_count', 'tags'], sort: [{ field: 'backlinks_count', dir: 'desc' }] },
     { where: { in: ['[[treasure]]', { var: 'links' }] }, fields: ['links'] },
   ],
+  list_tasks: [{}, { status: 'all' }, { text: 'lode' }, { tag: 'zanzibarite' }, { due_before: '2027-01-01' }],
   graph: [{}, { path: 'projects/alpha.md', depth: 5 }],
   backlinks: [{ path: 'projects/alpha.md' }],
   lint: [{}],
@@ -132,6 +133,12 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
         expect(status, name).to.not.equal(500);
       }
     }
+  });
+
+  it('counts no hidden task: list_tasks totals only what the agent reads', async () => {
+    const mine = (await as(agent, opNamed('list_tasks'), { status: 'all' })).body;
+    expect([mine.total, mine.tasks, mine.next_cursor]).to.deep.equal([0, [], null]);
+    expect((await as(owner, opNamed('list_tasks'), { status: 'all' })).body.total).to.equal(1);
   });
 
   it('names nothing hidden over MCP either: search, changes, health', async () => {
@@ -240,6 +247,7 @@ const WRITES: Record<string, Record<string, unknown>> = {
   append_to_page: { path: 'projects/alpha.md', text: 'more' },
   patch_page: { path: 'projects/alpha.md', find: 'alpha', replace: 'omega', base_hash: '0'.repeat(40) },
   move_page: { from: 'projects/alpha.md', to: 'projects/omega.md' },
+  set_task_status: { path: 'projects/alpha.md', line: 1, status: 'done', base_hash: '0'.repeat(40) },
   rebuild_index: {},
   put_agent: { name: 'other', mode: 'read' },
   delete_agent: { name: 'other' },
@@ -330,6 +338,7 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
         ['delete_page', { path }],
         ['write_file', { path, content_base64: 'AA==' }],
         ['delete_file', { path }],
+        ['set_task_status', { path, line: 6, status: 'done', base_hash: '0'.repeat(40) }],
         ['create_proposal', { title: 't', changes: [{ path, content: 'x' }] }],
       ] as const;
     for (const [[name, hidden], [, missing]] of tries('secret/treasure.md').map((t, i) => [t, tries('secret/nothing.md')[i]] as const)) {

@@ -39,6 +39,36 @@ describe('security: markdown scanning of hostile pages', function () {
     });
   });
 
+  it('indexes, lists and ticks off tasks whose lines are built against the date readers without blocking anyone', async () => {
+    const units = ['📅 ✅  2026-1', '[due:: 2026-12-01 (due::', '(due:: 2026-12-01 [due::', ' ✅ 2026-01-01'];
+    const lines = units.map((unit) => `- [${unit.startsWith(' ✅') ? 'x' : ' '}] ${unit.repeat(Math.ceil(60_000 / unit.length))}`);
+    // Spaces, then a done marker without its date: read again from every space, 100k took 86 s.
+    lines.push(`- [x] ${' '.repeat(60_000)}✅ x`);
+    const content = `${lines.join('\n')}\n`;
+    // Warmed as a running server is (see below).
+    await call('/vault/page', { method: 'POST', json: { path: 'warm-up-tasks.md', content } });
+    let { hash } = await guarded('/vault/page', { method: 'POST', json: { path: 'tasks.md', content } });
+    for (const line of [1, 2, 3, 4, 5]) {
+      const status = line >= 4 ? 'open' : 'done';
+      ({ hash } = await guarded('/vault/task', { method: 'POST', json: { path: 'tasks.md', line, status, base_hash: hash } }));
+    }
+    const done = await guarded('/vault/tasks?status=done');
+    // The index keeps of a task at most 2,000 characters of its line.
+    expect(done.tasks.map((t: { path: string; line: number; text: string }) => [t.path, t.line, t.text.length <= 2_000])).to.deep.equal([
+      ['tasks.md', 1, true],
+      ['tasks.md', 2, true],
+      ['tasks.md', 3, true],
+      ['warm-up-tasks.md', 4, true],
+      ['warm-up-tasks.md', 5, true],
+    ]);
+  });
+
+  it('keeps at most 10,000 tasks of a 1 MiB page holding 95k', async () => {
+    const content = '- [ ] t #x\n'.repeat(95_000);
+    expect((await call('/vault/page', { method: 'POST', json: { path: 'many/every-line.md', content } })).status).to.equal(201);
+    expect((await call('/vault/tasks?status=all&prefix=many&limit=1')).body.total).to.equal(10_000);
+  });
+
   // The plan's page limit (QUIRE_MAX_PAGE_BYTES) defaults to 1 MiB, so the REST API takes the whole page.
   it('writes, reads, outlines, searches, rebuilds and moves a 1 MiB page of hostile lines without blocking anyone', async () => {
     const units = [

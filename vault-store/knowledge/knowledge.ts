@@ -18,6 +18,8 @@ import { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import { PageDates } from './query/page-dates.js';
 import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
+import { TaskIndex } from './tasks/task-index.js';
+import type { TaskList, TaskQuery } from './tasks/task-query.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
@@ -59,6 +61,7 @@ interface State {
   graph?: LinkGraph;
   /** Front-matter fields for queries. */
   fields: FieldIndex;
+  tasks: TaskIndex;
 }
 
 function metasOf(state: State): Map<string, PageMeta> {
@@ -140,10 +143,10 @@ export class Knowledge {
     return this.commit;
   }
 
-  /** Estimated heap bytes of the derived data: search index, link graph and page metadata. */
+  /** Estimated heap bytes of the derived data: search index, link graph, page metadata and tasks. */
   memoryBytes(): number {
     const { index, graph, metas } = this.state;
-    let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0) + this.state.fields.memoryBytes();
+    let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0) + this.state.fields.memoryBytes() + this.state.tasks.memoryBytes();
     if (metas instanceof Uint8Array) return bytes + metas.byteLength;
     for (const meta of metas.values()) bytes += metaBytes(meta);
     return bytes;
@@ -155,6 +158,11 @@ export class Knowledge {
 
   similar(input: SimilarInput, limit = 10, visible?: (path: string) => boolean): { results: SimilarHit[]; indexed_commit: string } {
     return { results: similar(this.state.index, input, limit, visible), indexed_commit: this.commit };
+  }
+
+  /** Task items across the vault (see `TaskQuery`), tagged with the commit they reflect. */
+  tasks(query: TaskQuery): TaskList & { indexed_commit: string } {
+    return { ...this.state.tasks.query(query), indexed_commit: this.commit };
   }
 
   ask(input: AskInput): AskAnswer & { indexed_commit: string } {
@@ -271,6 +279,7 @@ export class Knowledge {
       sections.metas = () => jsonArrayChunks(metas);
     }
     sections.fields = state.fields.section();
+    sections.tasks = state.tasks.section();
     const { table, ...append } = await state.index.bodies.save();
     sections['body-table'] = table;
     return { state, commit, snapshot: this.store.prepare(commit, sections, append) };
@@ -301,11 +310,14 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
     try {
       if (!bodies) throw new Error('no bodies');
       if (!snapshot.sections.metas) throw new Error('no metas');
+      // A folder saved before fields or tasks were indexed lacks their section: rebuilt once.
       if (!snapshot.sections.fields) throw new Error('no fields');
+      if (!snapshot.sections.tasks) throw new Error('no tasks');
       const state: State = {
         metas: snapshot.sections.metas,
         index: restoreIndex(snapshot.sections, bodies),
         fields: new FieldIndex(snapshot.sections.fields),
+        tasks: new TaskIndex(snapshot.sections.tasks),
       };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
       const { tree: before } = await vault.repo.objects.commit(snapshot.commit);
@@ -328,7 +340,12 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
 async function buildFromHead(vault: Vault, dir: string, progress?: Progress): Promise<State> {
   const bodies = new BodyStore();
   await bodies.attach(dir, () => undefined);
-  const state = { metas: new Map<string, PageMeta>(), index: new SearchIndex([], undefined, undefined, bodies), fields: new FieldIndex() };
+  const state = {
+    metas: new Map<string, PageMeta>(),
+    index: new SearchIndex([], undefined, undefined, bodies),
+    fields: new FieldIndex(),
+    tasks: new TaskIndex(),
+  };
   const pages = vault.manifest.pages();
   try {
     for (let i = 0; i < pages.length; i += READ_BATCH) {
@@ -350,6 +367,7 @@ async function applyChange(vault: Vault, state: State, path: string, oid: string
     state.index.remove(path);
     state.fields.delete(path);
     state.graph?.remove(path);
+    state.tasks.delete(path);
     return;
   }
   if (metasOf(state).get(path)?.hash === oid) return;
@@ -358,9 +376,10 @@ async function applyChange(vault: Vault, state: State, path: string, oid: string
 }
 
 function addPage(state: State & { metas: Map<string, PageMeta> }, path: string, oid: string, bytes: Uint8Array): PageMeta {
-  const { body, frontmatter, ...meta } = pageMeta(path, oid, bytes);
+  const { body, frontmatter, tasks, ...meta } = pageMeta(path, oid, bytes);
   state.metas.set(path, meta);
   state.index.upsert({ path, title: meta.title, hash: oid, tags: meta.tags, body });
   state.fields.set(path, meta.frontmatterError ? undefined : pageFields(frontmatter));
+  state.tasks.set(path, tasks);
   return meta;
 }

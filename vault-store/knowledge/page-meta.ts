@@ -1,5 +1,7 @@
 import { parsePage, type PageLink, type ParsedPage } from '../page.js';
 import { NON_ASCII } from './search/tokenize.js';
+import { own } from './own-string.js';
+import { pageTasks, type Task } from './tasks/task.js';
 
 export interface Heading {
   level: number;
@@ -55,16 +57,6 @@ function countWords(text: string): number {
   return words;
 }
 
-/**
- * A copy of `s` that does not point into the text it was cut from. V8 keeps a substring as a
- * slice of its parent, so a title or a link target held for the life of the index pinned the
- * whole page text (most of the metadata's memory at 10k pages). A JSON round trip makes a
- * fresh flat string.
- */
-function own(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
-}
-
 /** Headings with text, in file order. */
 function headingsOf(parsed: ParsedPage): Heading[] {
   return parsed.headings.filter((h) => h.text !== '').map(({ level, text, line }) => ({ level, text, line }));
@@ -91,8 +83,12 @@ export function pageLinks(meta: Pick<PageMeta, 'packedLinks'>): PageLink[] {
   return links;
 }
 
-/** The page's metadata, and what the index reads once without keeping in the meta: its body and front-matter. */
-export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMeta & { body: string; frontmatter: Record<string, unknown> } {
+/** The page's metadata, and what other parts of the index take from the same parse: its body, front-matter and tasks. */
+export function pageMeta(
+  path: string,
+  hash: string,
+  bytes: Uint8Array,
+): PageMeta & { body: string; frontmatter: Record<string, unknown>; tasks: Task[] } {
   const text = decoder.decode(bytes);
   const parsed = parsePage(path, text);
   const headings = headingsOf(parsed);
@@ -111,5 +107,6 @@ export function pageMeta(path: string, hash: string, bytes: Uint8Array): PageMet
     ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}),
     body: parsed.body,
     frontmatter: parsed.frontmatter,
+    tasks: pageTasks(text, { headings: parsed.headings, tags: parsed.tagSpans }, parsed.tasks),
   };
 }

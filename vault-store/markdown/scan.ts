@@ -20,9 +20,12 @@
  * - Tag: `#` at the line start or after whitespace or `(`, then a run of letters, digits and
  *   `_-/` holding at least one non-digit; no tag starts inside a link's destination (a wiki
  *   link's brackets, a markdown link's parentheses), so `[x](#anchor)` holds none.
+ * - Task: a list item whose content starts `[c]` (see `list-items.ts`), outside fences and
+ *   front-matter; its tags are the tags of its line.
  */
 import { atxHeading, closesFence, fenceOpening, type FenceMarker } from './block-lines.js';
 import { maskCodeSpans } from './code-spans.js';
+import { listItem, ListNesting, taskMarker } from './list-items.js';
 import { markdownLinks, wikiLinks, type LineAt, type LinkSpan } from './links.js';
 import { tags, type TagSpan } from './tags.js';
 
@@ -46,11 +49,30 @@ export interface HeadingSpan {
   line: number;
 }
 
+export interface TaskSpan {
+  /** The character between the brackets, as written. */
+  status: string;
+  /** Offsets in the text: its status character, the text after the marker, the line's end (before its line break). */
+  statusAt: number;
+  textAt: number;
+  end: number;
+  /** 1-based line in the file. */
+  line: number;
+  /** List items above it: 0 at the top of a list. */
+  level: number;
+  /** Index in `headings` of the heading it sits under, -1 when none. */
+  heading: number;
+  /** Its line's tags: `tags` of the scan from `tagFrom` up to `tagTo` (no array per task: a page may hold 100k). */
+  tagFrom: number;
+  tagTo: number;
+}
+
 export interface MarkdownScan {
   fences: Fence[];
   headings: HeadingSpan[];
   links: LinkSpan[];
   tags: TagSpan[];
+  tasks: TaskSpan[];
 }
 
 function linesBefore(text: string, offset: number): number {
@@ -93,9 +115,30 @@ function scanInline(line: string, at: LineAt, heading: boolean, scan: MarkdownSc
   if (hashes) tags(text, at, scan.links.slice(first), scan.tags);
 }
 
+/** The nesting of a list item line (any other line may end a list), and the task it holds. */
+function scanListItem(raw: string, at: LineAt, end: number, nesting: ListNesting, scan: MarkdownScan, tagsFrom: number): void {
+  const item = listItem(raw);
+  if (!item) return nesting.other(raw);
+  const level = nesting.item(item.width);
+  const task = taskMarker(raw, item);
+  if (!task) return;
+  scan.tasks.push({
+    status: task.status,
+    statusAt: at.offset + task.statusAt,
+    textAt: at.offset + task.textAt,
+    end,
+    line: at.line,
+    level,
+    heading: scan.headings.length - 1,
+    tagFrom: tagsFrom,
+    tagTo: scan.tags.length,
+  });
+}
+
 /** Scans `text` from offset `from` (the end of the front-matter, say); offsets and lines are the text's. */
 export function scanMarkdown(text: string, from = 0): MarkdownScan {
-  const scan: MarkdownScan = { fences: [], headings: [], links: [], tags: [] };
+  const scan: MarkdownScan = { fences: [], headings: [], links: [], tags: [], tasks: [] };
+  const nesting = new ListNesting();
   let fence: FenceMarker | undefined;
   let fenceAt: LineAt = { offset: 0, line: 0 };
   let line = linesBefore(text, from) + 1;
@@ -121,7 +164,10 @@ export function scanMarkdown(text: string, from = 0): MarkdownScan {
     }
     const heading = lead === 0x23 ? atxHeading(raw) : undefined;
     if (heading) scan.headings.push({ level: heading.level, text: heading.text, start: at.offset, end, line });
+    const tagsFrom = scan.tags.length;
     scanInline(raw, at, heading !== undefined, scan);
+    if (heading) nesting.other(raw);
+    else scanListItem(raw, at, end, nesting, scan, tagsFrom);
   }
   if (fence) scan.fences.push({ start: fenceAt.offset, end: text.length, line: fenceAt.line });
   return scan;

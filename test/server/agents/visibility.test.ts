@@ -10,13 +10,15 @@ import { restRequest } from '../../helpers/rest-request.js';
 const SEED: Record<string, string> = {
   'GUIDE.md': '# Guide\n\nThe owner writes zanzibar conventions here.\n',
   'private/hidden-plan.md': '---\ntags: [secret-tag]\n---\n# Hidden plan\n\nThe zanzibar key opens it. Related: [[alpha]].\n',
-  'private/diary.md': '# Diary\n\nzanzibar again; see [[alpha]], [[hidden-plan]] and [[nowhere]]. #secret-tag\n',
+  'private/diary.md':
+    '# Diary\n\nzanzibar again; see [[alpha]], [[hidden-plan]] and [[nowhere]]. #secret-tag\n- [ ] zanzibar errand 📅 2026-12-01 #secret-tag\n',
   'projects/alpha.md': '---\ntags: [shared]\n---\n# Alpha\n\nThe alpha project, with [[beta]]. See [[hidden-plan]] for the key.\n',
   'projects/beta.md': '# Beta\n\nBeta builds on [[alpha]]. The key matters.\n',
   'projects/w-delete.md': 'to delete\n',
   'projects/w-append.md': '# Append\n',
   'projects/w-patch.md': 'old text\n',
   'projects/w-move.md': '# Move me\n',
+  'projects/w-task.md': '- [ ] tick me\n',
 };
 /** Hidden names and words; one the request itself carries (a probed path) may be echoed back. */
 const LEAKS = ['private', 'zanzibar', 'Hidden plan', 'hidden-plan.md', 'secret-tag', 'Diary', 'diary.md', 'GUIDE'];
@@ -72,6 +74,11 @@ const CASES: Record<string, Inputs> = {
     { from: '#secret-tag' },
     { from: '[[hidden-plan]]' },
     { fields: ['links', 'backlinks_count'], sort: [{ field: 'backlinks_count', dir: 'desc' }] },
+  ],
+  list_tasks: () => [{}, { status: 'all' }, { prefix: 'private/' }, { tag: 'secret-tag' }, { due_before: '2027-01-01' }],
+  set_task_status: async (f) => [
+    { path: 'projects/w-task.md', line: 1, status: 'done', base_hash: await f.hashOf('projects/w-task.md') },
+    { path: 'private/diary.md', line: 4, status: 'done', base_hash: await f.hashOf('private/diary.md') },
   ],
   graph: () => [{}, { path: 'projects/alpha.md', depth: 3 }, { path: 'private/diary.md' }],
   backlinks: () => [{ path: 'projects/alpha.md' }, { path: 'private/hidden-plan.md' }],

@@ -18,7 +18,7 @@ export interface ParityCase {
 
 export const SEED: Record<string, string> = {
   'notes/a.md': '---\ntags: [alpha]\n---\n# A\n\nSee [[b]] and the idea. #tag1\n\n## Section\ntext under section\n',
-  'notes/b.md': '# B\n\nBack to [[a]].\n',
+  'notes/b.md': '# B\n\nBack to [[a]].\n\n- [ ] Follow up 📅 2026-12-01\n',
   'notes/c.md': '# C\n\nAn orphan.\n',
 };
 
@@ -28,6 +28,11 @@ export const PARITY_CASES: Record<string, ParityCase> = {
   read_pages: { good: () => ({ paths: ['notes/a.md', 'notes/b'] }), bad: { paths: [] } },
   page_outline: { good: () => ({ path: 'notes/a.md' }), bad: { path: 'notes/.hidden.md' } },
   list_tags: { good: () => ({}), bad: { limit: 0 } },
+  list_tasks: { good: () => ({ status: 'all', due_before: '2027-01-01' }), bad: { due_before: 'tomorrow' } },
+  set_task_status: {
+    good: async ({ hashOf }) => ({ path: 'notes/b.md', line: 5, status: 'done', base_hash: await hashOf('notes/b.md') }),
+    bad: { path: 'notes/b.md', line: 0, status: 'done', base_hash: '0'.repeat(40) },
+  },
   search: { good: () => ({ q: 'idea' }), bad: { q: '' } },
   query_pages: {
     good: () => ({ from: 'notes', where: { in: ['alpha', { var: 'tags' }] }, sort: [{ field: 'title', dir: 'desc' }], fields: ['links'] }),

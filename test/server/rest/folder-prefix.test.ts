@@ -5,9 +5,14 @@ import { restRequest } from '../../helpers/rest-request.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /** What each operation taking `prefix` needs besides it; an operation missing here fails. */
-const OTHER_INPUT: Record<string, Record<string, unknown>> = { list_pages: {}, list_files: {}, search: { q: 'plum' } };
+const OTHER_INPUT: Record<string, Record<string, unknown>> = {
+  list_pages: {},
+  list_files: {},
+  search: { q: 'plum' },
+  list_tasks: { status: 'all' },
+};
 
-/** Every page holds the search word; only the first two are in the folder notes/. */
+/** Every page holds the search word and a task; only the first two are in the folder notes/. */
 const SEED = ['notes/a.md', 'notes/sub/b.md', 'notes-old/x.md', 'notesy.md', 'other/notes/c.md'];
 
 const takesPrefix = catalog.filter((op) => 'prefix' in op.input.shape);
@@ -26,7 +31,8 @@ describe('prefix is a folder on every operation that takes it', () => {
   before(async () => {
     server = await startTestServer();
     key = await server.key('alice', 'write');
-    for (const path of SEED) await server.api('/vault/page', { method: 'POST', key, json: { path, content: '# Page\n\nplum\n' } });
+    for (const path of SEED)
+      await server.api('/vault/page', { method: 'POST', key, json: { path, content: '# Page\n\nplum\n- [ ] plum\n' } });
   });
   after(() => server.stop());
 
