@@ -26,6 +26,11 @@ export class Pages {
     return this.views.view(path, file.oid, file.content, await this.vault.updatedAt(path));
   }
 
+  /** The view of a blob read elsewhere (a past version), through the same parse cache. */
+  viewOf(path: string, oid: string, bytes: Uint8Array, updatedAt: Date): PageView {
+    return this.views.view(path, oid, bytes, updatedAt);
+  }
+
   async summary(path: string): Promise<PageSummary> {
     const entry = this.vault.manifest.get(path);
     if (!entry) throw new QuireError('NOT_FOUND', `No page at ${path}`, { path });

@@ -3,11 +3,13 @@ import type { Writable } from 'node:stream';
 import { exportZip, type ExportOptions, type ExportResult } from './export/export-zip.js';
 import { setTaskStatus, type TaskStatusInput } from './edits/task-status.js';
 import { VaultHistory, type ChangeFeed, type Visible } from './history/changes.js';
+import { PageTimeline } from './history/page-timeline.js';
 import { PageEmbeddings, type Embed } from './knowledge/embeddings.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import { CommitCounter, diskBytes } from './knowledge/stats.js';
 import { silentLog, type Log } from './log.js';
 import { Files } from './files.js';
+import type { PageView } from './page-view.js';
 import { Pages } from './pages.js';
 import { isPagePath } from './paths.js';
 import { Proposals } from './proposals/proposals.js';
@@ -43,6 +45,8 @@ export class Workspace {
   /** Every file, pages and attachments: stream in, stream out, list with sizes. */
   readonly files: Files;
   readonly proposals: Proposals;
+  /** Pages through time: history, activity, past versions, diffs, the deleted list. */
+  readonly timeline: PageTimeline;
   private readonly history: VaultHistory;
   private readonly commits: CommitCounter;
   private disk: { at: number; bytes: Promise<number> } | undefined;
@@ -52,11 +56,13 @@ export class Workspace {
     readonly vault: Vault,
     readonly knowledge: Knowledge,
     readonly embeddings: PageEmbeddings | undefined,
+    indexDir: string,
   ) {
     this.pages = new Pages(vault);
     this.files = new Files(vault, this.pages);
     this.proposals = new Proposals(vault);
     this.history = new VaultHistory(vault);
+    this.timeline = new PageTimeline(vault, join(indexDir, 'history.json'));
     this.commits = new CommitCounter(vault);
   }
 
@@ -64,14 +70,14 @@ export class Workspace {
     const log = options.log ?? silentLog;
     const vault = await Vault.open(dir, { log, lockWaitMs: options.lockWaitMs });
     const knowledge = await Knowledge.open(vault, { indexDir: options.indexDir, persistDelayMs: options.persistDelayMs, log });
-    if (!options.embeddings) return new Workspace(vault, knowledge, undefined);
+    if (!options.embeddings) return new Workspace(vault, knowledge, undefined, options.indexDir);
     const { model, embed } = options.embeddings;
     const embeddings = await PageEmbeddings.open(join(options.indexDir, 'embeddings.bin'), model, embed, () => knowledge.index, log);
     // After the write, not inside it: new pages are embedded in the background.
     const refresh = () => void setImmediate(() => void embeddings.refresh());
     vault.onCommit(refresh);
     refresh();
-    return new Workspace(vault, knowledge, embeddings);
+    return new Workspace(vault, knowledge, embeddings, options.indexDir);
   }
 
   /**
@@ -84,13 +90,14 @@ export class Workspace {
       await this.vault.exclusive(async () => undefined);
       await this.embeddings?.close();
       await this.knowledge.close();
+      await this.timeline.close();
     })();
     return this.closing;
   }
 
-  /** Estimated heap bytes this vault holds: its derived data (search, graph, metadata) and file list. */
+  /** Estimated heap bytes this vault holds: its derived data (search, graph, metadata, change index) and file list. */
   memoryBytes(): number {
-    return this.knowledge.memoryBytes() + this.vault.manifest.size * MANIFEST_ENTRY_BYTES;
+    return this.knowledge.memoryBytes() + this.vault.manifest.size * MANIFEST_ENTRY_BYTES + this.timeline.memoryBytes();
   }
 
   get dir(): string {
@@ -150,6 +157,12 @@ export class Workspace {
   /** A file's bytes at head (any file, not only pages), or undefined. */
   readFile(path: string): Promise<{ oid: string; content: Uint8Array } | undefined> {
     return this.vault.readFile(path);
+  }
+
+  /** The page at `path` as it was at `at` (commit or date): its view, the commit `at` resolved to and the one that wrote it. */
+  async readPageAt(path: string, at: string, visible: Visible): Promise<PageView & { commit: string; changed_in: string }> {
+    const past = await this.timeline.versionAt(path, at, visible);
+    return { ...this.pages.viewOf(past.path, past.hash, past.content, past.changed_at), commit: past.commit, changed_in: past.changed_in };
   }
 
   /** The change feed after `since` (see VaultHistory.changesSince). */

@@ -44,6 +44,9 @@ export function authorFor(credential: Credential): Author {
   const actor = `${via}:${credential.label}`;
   const trailers: Record<string, string> = { 'Quire-Actor': actor, 'Quire-Credential': credential.id };
   if (credential.agent) trailers['Quire-Agent'] = credential.agent;
+  // History names the device and the OAuth client (issue 13); the actor line holds only labels.
+  if (credential.device) trailers['Quire-Device'] = credential.label;
+  if (credential.client) trailers['Quire-App'] = credential.client;
   return {
     name: credential.agent ? `${credential.agent} (agent, ${actor})` : `${credential.label} (${via})`,
     email: `${credential.user}@quire.invalid`,

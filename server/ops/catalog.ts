@@ -11,6 +11,7 @@ import { appendToPage, movePageOp, pageOutline, patchPage, readPages } from './e
 import { deleteFile, listFiles, writeFile } from './files.js';
 import { readFile } from './file-read.js';
 import { health } from './health.js';
+import { diffPage, listDeleted, pageHistory, restorePage } from './history.js';
 import { backlinks, graph, lintOp, listTags, rebuildIndex, search, statsOp } from './knowledge.js';
 import { capturePage, deletePage, listPages, readPage, writePage } from './pages.js';
 import { approveProposal, createProposal, getProposal, listProposals, rejectProposal } from './proposals.js';
@@ -52,6 +53,10 @@ export const catalog: AnyOperation[] = [
   ackChanges,
   revertChanges,
   changeEvents,
+  pageHistory,
+  diffPage,
+  restorePage,
+  listDeleted,
   exportVault,
   gitClone,
   gitPush,

@@ -65,6 +65,37 @@ export const changeFeed = z.object({
   changes: z.array(z.object({ commit: commitId, at: z.string(), actor: z.string(), message: z.string(), paths: z.array(pathChange) })),
 });
 
+const optionalText = (description: string) => z.string().optional().describe(description);
+
+/** One page of history: a page's commits, or the vault's recent activity (page_history). */
+export const historyPage = z.object({
+  entries: z.array(
+    z.object({
+      commit: commitId,
+      at: z.string().describe('When (ISO 8601, the author date)'),
+      actor: z.string().describe('key:<name>, app:<name>, account:<name>, external, or the git author of an outside commit'),
+      message: z.string(),
+      author: z.string().describe('The git author name'),
+      credential: optionalText('The key id, OAuth grant id or session id that made it'),
+      agent: optionalText('The agent that made it'),
+      key: optionalText("The API key's name"),
+      app: optionalText("The OAuth app's name"),
+      app_id: optionalText("The OAuth app's client id"),
+      device: optionalText('The device key that made it'),
+      changes: z.array(
+        z.object({
+          path: z.string(),
+          kind: z.enum(['created', 'modified', 'renamed', 'deleted']),
+          hash: z.string().nullable().describe("The page's hash after the commit; null when deleted"),
+          from: optionalText('For renamed: the path before'),
+          to: optionalText('For a delete that was a rename: where the page went'),
+        }),
+      ),
+    }),
+  ),
+  next_cursor: z.string().nullable().describe('Pass as cursor for older entries; null when none remain'),
+});
+
 export const lintCounts = z.record(z.enum(LINT_RULES), z.number().int()).describe('Findings per rule, every rule included');
 
 const actor = z.object({ name: z.string(), agent: z.string().optional(), actor: z.string().optional(), credential: z.string().optional() });

@@ -45,14 +45,29 @@ export function writeResult(page: PageView, commit: string | null, created: bool
 
 export const readPage = defineOp({
   name: 'read_page',
-  description: 'Read one page: its markdown content, frontmatter, tags, links and hash. Pass the hash back as base_hash when you edit it.',
+  description:
+    'Read one page: its markdown content, frontmatter, tags, links and hash. Pass the hash back as base_hash when you edit it. With at (a commit id, an ISO date or a hash from page_history), the page as it was then.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ path: pagePath }),
-  output: pageView,
+  input: z.object({
+    path: pagePath,
+    at: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Read the page as it was at a commit (id, 7+ hex characters), an ISO 8601 date/time, or a version hash'),
+  }),
+  output: pageView.extend({
+    commit: z.string().optional().describe('With at: the commit at resolved to'),
+    changed_in: z.string().optional().describe('With at: the commit that wrote this version'),
+  }),
   rest: { method: 'get', path: '/vault/page/*path', etag: (page) => page.hash },
   mcp: { title: 'Read page', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },
-  handler: (ctx, input) => ctx.vault.pages.read(visiblePath(ctx, input.path)),
+  handler: (ctx, input) =>
+    input.at === undefined
+      ? ctx.vault.pages.read(visiblePath(ctx, input.path))
+      : ctx.vault.readPageAt(visiblePath(ctx, input.path), input.at, ctx.visible),
 });
 
 export const listPages = defineOp({

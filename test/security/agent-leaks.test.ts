@@ -58,6 +58,13 @@ const READS: Record<string, Record<string, unknown>[]> = {
   vault_stats: [{}],
   vault_health: [{}],
   recent_changes: [{}],
+  // projects/y.md came from secret/x.md: its history must start at the move, as a create.
+  page_history: [{}, { path: 'projects/y.md' }, { path: 'projects/alpha.md', since: '2000-01-01' }],
+  diff_page: [
+    { path: 'projects/y.md', from: '2000-01-01' },
+    { path: 'projects/y.md', from: '2999-01-01' },
+  ],
+  list_deleted: [{}],
   list_proposals: [{}],
   whoami: [{}],
   guide: [{}],
@@ -84,6 +91,9 @@ const PROBES: Record<string, (path: string) => Record<string, unknown>> = {
   graph: (path) => ({ path }),
   similar_pages: (path) => ({ path }),
   context_pack: (path) => ({ topic: 'beta', paths: [path] }),
+  page_history: (path) => ({ path }),
+  diff_page: (path) => ({ path, from: '2999-01-01' }),
+  restore_page: (path) => ({ path, at: '2999-01-01' }),
 };
 
 describe('attack: an agent limited to projects/ learning about secret/', function () {
@@ -252,6 +262,7 @@ const WRITES: Record<string, Record<string, unknown>> = {
   put_agent: { name: 'other', mode: 'read' },
   delete_agent: { name: 'other' },
   create_proposal: { title: 'idea', changes: [{ path: 'projects/new.md', content: 'x' }] },
+  restore_page: { path: 'projects/alpha.md', at: '2999-01-01' },
   approve_proposal: { id: 'no-such-proposal' },
   reject_proposal: { id: 'no-such-proposal' },
   revert_changes: { agent: 'proj', since: '2000-01-01T00:00:00Z' },
@@ -297,10 +308,11 @@ describe('attack: agents writing beyond their mode or where they cannot read', f
     expect(catalog.filter((op) => op.scope !== 'read' && op.rest && !(op.name in WRITES)).map((op) => op.name)).to.deep.equal([]);
   });
 
-  it('refuses a propose-mode agent every operation beyond reading but create_proposal, rebuild_index included', async () => {
+  it('refuses a propose-mode agent every operation beyond reading but create_proposal and restore_page, rebuild_index included', async () => {
     const before = await head();
     for (const [name, input] of Object.entries(WRITES)) {
-      if (name === 'create_proposal') continue;
+      // restore_page becomes a proposal for it: test/security/agent-history.test.ts.
+      if (name === 'create_proposal' || name === 'restore_page') continue;
       const { status, body } = await as(keys.scout, name, input);
       expect([status, body.code], name).to.deep.equal([403, 'AGENT_FORBIDDEN']);
     }

@@ -82,7 +82,9 @@ export async function movePage(
     // Relative markdown links inside the moved page itself point elsewhere from its new folder.
     changes.push({ path: to, content: encoder.encode(movedContent) });
     assertWritable(changes.map((c) => c.path));
-    const event = await vault.commitChanges(author, `Move ${from} to ${to}`, changes);
+    // Recorded, so history follows the rename even when the moved page's own links changed.
+    const trailers = { ...author.trailers, 'Quire-Moved-From': from, 'Quire-Moved-To': to };
+    const event = await vault.commitChanges({ ...author, trailers }, `Move ${from} to ${to}`, changes);
     return { from, to, commit: event!.commit, hash: event!.changes.find((c) => c.path === to)!.oid!, rewritten };
   });
 }

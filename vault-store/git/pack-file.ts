@@ -9,6 +9,8 @@ const descriptors = new FinalizationRegistry<number>((fd) => fs.close(fd, () => 
 const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
+/** Delta bases (and trees) kept per pack: a base may be a large blob, so few. */
+const MAX_BASES = 64;
 
 export interface PackedObject {
   type: string;
@@ -86,6 +88,14 @@ export class PackFile {
   }
 
   async read(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
+    const object = await this.readAt(offset, lookup);
+    // History walks read a folder's tree version after version, and in a pack each is often
+    // the next one's delta base: without this, each version read its predecessor again.
+    if (object.type === 'tree') this.remember(offset, Promise.resolve(object));
+    return object;
+  }
+
+  private async readAt(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
     const end = this.end(offset);
     const raw = Buffer.allocUnsafe(end - offset);
     await readAt(this.fd, raw, 0, raw.length, offset);
@@ -112,14 +122,17 @@ export class PackFile {
 
   private base(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
     let hit = this.bases.get(offset);
-    if (hit) {
-      this.bases.delete(offset);
-    } else {
-      hit = this.read(offset, lookup);
+    if (!hit) {
+      hit = this.readAt(offset, lookup);
       hit.catch(() => this.bases.delete(offset));
     }
-    this.bases.set(offset, hit);
-    if (this.bases.size > 64) this.bases.delete(this.bases.keys().next().value!);
+    this.remember(offset, hit);
     return hit;
+  }
+
+  private remember(offset: number, object: Promise<PackedObject>): void {
+    this.bases.delete(offset);
+    this.bases.set(offset, object);
+    if (this.bases.size > MAX_BASES) this.bases.delete(this.bases.keys().next().value!);
   }
 }

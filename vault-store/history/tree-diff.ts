@@ -13,6 +13,8 @@ export interface PathChange {
 export interface EntryChange extends PathChange {
   /** The git mode after the change (before it, for a delete). */
   mode: string;
+  /** Blob id before the change; null for an add. */
+  before: string | null;
 }
 
 /**
@@ -36,6 +38,13 @@ export async function diffFiles(trees: TreeStore, before: string | null, after: 
 export async function diffAllFiles(trees: TreeStore, before: string | null, after: string | null): Promise<EntryChange[]> {
   const out: EntryChange[] = [];
   await diffAt(trees, before, after, '', out, true);
+  return sortByPath(out);
+}
+
+/** File changes as diffFiles finds them, with each file's blob before the change (what history needs for deletes). */
+export async function diffFileEntries(trees: TreeStore, before: string | null, after: string | null): Promise<EntryChange[]> {
+  const out: EntryChange[] = [];
+  await diffAt(trees, before, after, '', out, false);
   return sortByPath(out);
 }
 
@@ -68,15 +77,16 @@ async function diffAt(
     }
     const [was, now] = [blobOf(a, all), blobOf(b, all)];
     if (was?.oid !== now?.oid || (all && was?.mode !== now?.mode)) {
-      if (now === undefined) out.push({ path, op: 'delete', hash: null, mode: was!.mode });
-      else out.push({ path, op: was === undefined ? 'add' : 'modify', hash: now.oid, mode: now.mode });
+      const before = was?.oid ?? null;
+      if (now === undefined) out.push({ path, op: 'delete', hash: null, mode: was!.mode, before });
+      else out.push({ path, op: was === undefined ? 'add' : 'modify', hash: now.oid, mode: now.mode, before });
     }
   }
   for (const [name, b] of right) {
     if (left.has(name)) continue;
     const path = prefix + name;
     if (b.type === 'tree') subtrees.push(diffAt(trees, null, b.oid, `${path}/`, out, all));
-    else if (blobOf(b, all)) out.push({ path, op: 'add', hash: b.oid, mode: b.mode });
+    else if (blobOf(b, all)) out.push({ path, op: 'add', hash: b.oid, mode: b.mode, before: null });
   }
   await Promise.all(subtrees);
 }

@@ -92,6 +92,16 @@ const CASES: Record<string, Inputs> = {
     { commit: f.privateCommit, dry_run: true },
     { commit: f.privateCommit, confirm: true },
   ],
+  page_history: () => [{}, { path: 'projects/alpha.md' }, { path: 'private/diary.md' }, { agent: 'proj', key: 'laptop' }],
+  diff_page: (f) => [
+    { path: 'projects/alpha.md', from: f.firstCommit },
+    { path: 'private/diary.md', from: f.firstCommit },
+  ],
+  restore_page: (f) => [
+    { path: 'projects/alpha.md', at: f.firstCommit },
+    { path: 'private/diary.md', at: '2999-01-01' },
+  ],
+  list_deleted: () => [{}, { prefix: 'private/' }],
   ack_changes: (f) => [{ cursor: f.firstCommit }],
   // An endless stream: test/security/live-changes-agents.test.ts reads it as an agent.
   change_events: () => [],

@@ -74,6 +74,22 @@ export const PARITY_CASES: Record<string, ParityCase> = {
     good: async ({ run }) => ({ commit: (await run('recent_changes', {})).head, dry_run: true }),
     bad: { commit: 'not-a-commit' },
   },
+  page_history: { good: () => ({ path: 'notes/a.md' }), bad: { limit: 0 } },
+  diff_page: {
+    good: async ({ run }) => {
+      const { entries } = (await run('page_history', { path: 'notes/a.md' })) as { entries: { commit: string }[] };
+      return { path: 'notes/a.md', from: entries[entries.length - 1].commit };
+    },
+    bad: { path: 'notes/a.md' },
+  },
+  list_deleted: { good: () => ({ prefix: 'notes' }), bad: { limit: 0 } },
+  restore_page: {
+    good: async ({ run }) => {
+      const { pages } = (await run('list_deleted', {})) as { pages: { path: string; last_hash: string }[] };
+      return { path: 'notes/c.md', at: pages.find((p) => p.path === 'notes/c.md')!.last_hash, base_hash: null };
+    },
+    bad: { path: 'notes/c.md' },
+  },
   whoami: { good: () => ({}), bad: null },
   guide: { good: () => ({}), bad: null },
   context_pack: { good: () => ({ topic: 'idea', max_tokens: 1000 }), bad: { topic: '' } },

@@ -17,6 +17,8 @@ const PAIRED: Record<string, string> = {
   indexed_commit: 'a commit id (see commit)',
   cursor: 'the change feed cursor is a commit id (see commit)',
   base_commit: 'a commit id (see commit)',
+  changed_in: 'a commit id (see commit)',
+  version_commit: 'a commit id (see commit)',
   id: 'proposal ids and API key ids are random',
   credential: 'the id of the key that made a proposal (see id)',
   user: 'one user per surface, so that each has its own vault',
