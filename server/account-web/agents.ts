@@ -4,6 +4,7 @@ import { AGENT_MODES, type Agent } from '../agents/agent-store.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { callOp, type AccountArea, type Visit } from './area.js';
 import { emptyRow, postForm, redirectWith, sendAccountPage, sendConfirm, when } from './frame.js';
+import { undoForm, undoRoutes } from './undo.js';
 
 const MODE_TEXT: Record<Agent['mode'], string> = {
   read: 'Read only',
@@ -99,6 +100,7 @@ ${agentFields()}<button type="submit">Create agent</button>`,
       title: `Agent ${agent.name}`,
       section: '/agents',
       body: html`${postForm(area, visit, `/agents/${agent.name}`, html`${agentFields(agent)}<div class="row actions"><button type="submit">Save</button><a class="button secondary" href="${area.path}/agents">Cancel</a></div>`, 'card')}
+${undoForm(area, `/agents/${agent.name}`)}
 <div class="card"><h2>Remove this agent</h2><p>Keys and apps bound to it stop working; they never fall back to your own rights.</p><a class="button secondary" href="${area.path}/agents/${agent.name}/remove">Remove ${agent.name}…</a></div>`,
     });
   });
@@ -112,6 +114,10 @@ ${agentFields()}<button type="submit">Create agent</button>`,
       if (!(err instanceof QuireError)) throw err;
       redirectWith(res, area, visit, `/agents/${agent.name}`, { kind: 'error', text: err.message });
     }
+  });
+  undoRoutes(router, area, '/agents', '/agents', async (visit, name) => {
+    const agent = await ownAgent(area, visit, name);
+    return { field: 'agent', value: agent.name, label: `agent ${agent.name}`, back: `/agents/${agent.name}` };
   });
   router.get('/agents/:name/remove', async (req, res) => {
     const visit = res.locals.visit!;

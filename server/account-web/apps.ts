@@ -1,10 +1,12 @@
 import type { Router } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
+import { mcpCapabilities } from '../auth/credential.js';
 import type { OAuthGrant } from '../oauth/grants-store.js';
 import { SCOPE_TEXT } from '../oauth/scopes.js';
 import { html } from '../web/html.js';
 import type { AccountArea, Visit } from './area.js';
 import { emptyRow, redirectWith, sendAccountPage, sendConfirm, when } from './frame.js';
+import { undoRoutes } from './undo.js';
 
 /** Grants may name an agent once the consent page offers one; until then they act as the user. */
 type GrantView = OAuthGrant & { agent?: string };
@@ -29,7 +31,8 @@ export function appRoutes(router: Router, area: AccountArea): void {
 <td><ul class="plain">${g.scopes.map((s) => html`<li title="${s}">${scopeText(s)}</li>`)}</ul></td>
 <td>${g.agent ? html`<span class="badge">${g.agent}</span>` : html`<span class="muted">you</span>`}</td>
 <td class="opt">${when(g.created_at)}</td><td>${when(g.last_used_at)}</td>
-<td><a href="${area.path}/apps/${g.id}/revoke" aria-label="Disconnect ${g.client_name}">Disconnect</a></td></tr>`,
+<td class="act"><ul class="plain">${mcpCapabilities(g.scopes).has('capture') ? html`<li><a href="${area.path}/apps/${g.id}/undo" aria-label="Undo changes by ${g.client_name}">Undo changes…</a></li>` : ''}
+<li><a href="${area.path}/apps/${g.id}/revoke" aria-label="Disconnect ${g.client_name}">Disconnect</a></li></ul></td></tr>`,
     );
     sendAccountPage(res, area, visit, {
       title: 'Connected apps',
@@ -39,6 +42,10 @@ export function appRoutes(router: Router, area: AccountArea): void {
 <thead><tr><th scope="col">App</th><th scope="col">May</th><th scope="col">Acts as</th><th scope="col" class="opt">Connected</th><th scope="col">Last used</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : emptyRow(6, 'No apps connected. Point an MCP client at your server’s /mcp address to connect one.')}</tbody></table></div>`,
     });
+  });
+  undoRoutes(router, area, '/apps', '/apps', async (visit, id) => {
+    const grant = await ownGrant(area, visit, id);
+    return { field: 'app', value: grant.id, label: grant.client_name, back: '/apps' };
   });
   router.get('/apps/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;

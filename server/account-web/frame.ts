@@ -1,10 +1,11 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { html, type SafeHtml } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
 import type { AccountArea, Flash, Visit } from './area.js';
 
 export const SECTIONS = [
   ['', 'Vault'],
+  ['/history', 'History'],
   ['/keys', 'API keys'],
   ['/devices', 'Devices'],
   ['/apps', 'Connected apps'],
@@ -74,4 +75,10 @@ export function emptyRow(columns: number, text: string): SafeHtml {
 export function redirectWith(res: Response, area: AccountArea, visit: Visit, path: string, flash: Flash): void {
   area.flashes.set(visit.session.id, flash);
   res.redirect(303, `${area.path}${path}`);
+}
+
+/** A non-empty query-string field, or undefined (repeated fields are refused by ignoring them). */
+export function queryText(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

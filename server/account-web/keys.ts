@@ -4,13 +4,15 @@ import type { KeyRecord } from '../accounts/account-store.js';
 import { html, type SafeHtml } from '../web/html.js';
 import type { AccountArea, Visit } from './area.js';
 import { emptyRow, postForm, redirectWith, sendAccountPage, sendConfirm, when } from './frame.js';
+import { undoRoutes } from './undo.js';
 
 function keyRow(area: AccountArea, key: KeyRecord): SafeHtml {
   const lastUsed = key.last_used_at;
   return html`<tr><td><strong>${key.name}</strong></td><td>${key.scope === 'write' ? 'read + write' : 'read only'}</td>
 <td class="opt">${key.device ? html`<span class="badge">device</span>` : '—'}</td><td>${key.agent ? html`<span class="badge">${key.agent}</span>` : html`<span class="muted">you</span>`}</td>
 <td class="opt">${when(key.created_at)}</td><td>${when(lastUsed)}</td>
-<td><a href="${area.path}/keys/${key.id}/revoke" aria-label="Revoke ${key.name}">Revoke</a></td></tr>`;
+<td class="act"><ul class="plain">${key.scope === 'write' ? html`<li><a href="${area.path}/keys/${key.id}/undo" aria-label="Undo changes made with ${key.name}">Undo changes…</a></li>` : ''}
+<li><a href="${area.path}/keys/${key.id}/revoke" aria-label="Revoke ${key.name}">Revoke</a></li></ul></td></tr>`;
 }
 
 async function createForm(area: AccountArea, visit: Visit): Promise<SafeHtml> {
@@ -76,6 +78,10 @@ export function keyRoutes(router: Router, area: AccountArea): void {
       if (!(err instanceof QuireError)) throw err;
       redirectWith(res, area, visit, '/keys', { kind: 'error', text: err.message });
     }
+  });
+  undoRoutes(router, area, '/keys', '/keys', async (visit, id) => {
+    const key = await ownKey(area, visit, id);
+    return { field: 'key', value: key.id, label: `key ${key.name}`, back: '/keys' };
   });
   router.get('/keys/:id/revoke', async (req, res) => {
     const visit = res.locals.visit!;

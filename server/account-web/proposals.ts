@@ -4,6 +4,7 @@ import type { ProposalDetail } from '../../vault-store/proposals/proposals.js';
 import type { ProposalRecord } from '../../vault-store/proposals/proposal.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { callOp, type AccountArea, type Visit } from './area.js';
+import { diffView } from './diff-view.js';
 import { emptyRow, postForm, redirectWith, sendAccountPage, when } from './frame.js';
 
 const STATUS_BADGE: Record<ProposalRecord['status'], string> = { pending: 'warn', approved: 'ok', rejected: 'bad' };
@@ -13,25 +14,6 @@ const APPLIES_TEXT: Record<ProposalDetail['applies'], [string, string]> = {
   merge: ['warn', 'page changed since; edits merge'],
   conflict: ['bad', 'conflict'],
 };
-
-/** Each line of a unified diff in its own colour; the text itself stays escaped. */
-function diffView(diff: string): SafeHtml {
-  if (!diff) return html`<p class="empty">No difference: the page already has this content.</p>`;
-  const lines = diff.replace(/\n$/, '').split('\n');
-  return html`<div class="diff" role="region" aria-label="Changes">${lines.map((line) => {
-    const kind =
-      line.startsWith('+++') || line.startsWith('---')
-        ? 'hunk'
-        : line.startsWith('@@')
-          ? 'hunk'
-          : line.startsWith('+')
-            ? 'add'
-            : line.startsWith('-')
-              ? 'del'
-              : '';
-    return html`<span class="${kind}">${line || ' '}</span>`;
-  })}</div>`;
-}
 
 function by(record: ProposalRecord): string {
   return record.created_by.agent ? `agent ${record.created_by.agent}` : record.created_by.name;

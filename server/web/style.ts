@@ -12,10 +12,10 @@ a{color:var(--accent)}a:hover{text-decoration-thickness:2px}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.4rem .8rem;z-index:2}
 header.top{background:var(--ink);color:#fff}
-.top .bar{max-width:64rem;margin:0 auto;padding:.7rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+.top .bar{max-width:64rem;margin:0 auto;padding:.7rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
 .brand{font-weight:700;letter-spacing:.02em;color:#fff;text-decoration:none;font-size:1.1rem}
-.top nav{display:flex;flex-wrap:wrap;gap:.2rem;flex:1}
-.top nav a{color:#dfe6ee;text-decoration:none;padding:.3rem .6rem;border-radius:6px}
+.top nav{display:flex;flex-wrap:wrap;gap:.1rem;flex:1}
+.top nav a{color:#dfe6ee;text-decoration:none;padding:.3rem .5rem;border-radius:6px}
 .top nav a[aria-current=page]{background:#ffffff24;color:#fff;font-weight:600}
 .top nav a:hover{color:#fff;background:#ffffff14}
 .who{display:flex;gap:.6rem;align-items:center;color:#dfe6ee;font-size:.9rem}
@@ -52,7 +52,13 @@ button.danger{background:var(--danger);border-color:var(--danger)}
 .row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .row>*,.row button{margin:0}.actions{margin-top:1.2rem}
 .row input[type=text]{width:auto;flex:1;min-width:12rem}.row .grow{flex:1}
-td form{margin:0}
+td form{margin:0}form.inline{display:inline-block;margin:0}td button,td .button{margin:0}
+nav.tabs{display:flex;flex-wrap:wrap;gap:.3rem;margin:0 0 1rem;border-bottom:1px solid var(--line)}
+nav.tabs a{padding:.4rem .8rem;text-decoration:none;border-bottom:3px solid transparent;margin-bottom:-1px}
+nav.tabs a[aria-current=page]{border-color:var(--accent);color:var(--ink);font-weight:600}
+td time{white-space:nowrap}td.pick{width:2.5rem;text-align:center}td.act{text-align:right;white-space:nowrap}
+table.fields{margin:.8rem 0 0}caption{text-align:left;font-weight:600;padding:0 0 .4rem}
+input[type=datetime-local]{padding:.45rem .6rem;font:inherit;color:inherit;background:#fff;border:1px solid #8c959f;border-radius:6px}
 ul.plain{list-style:none;margin:0;padding:0}
 .notice,.error,.warning{padding:.7rem .9rem;border-radius:8px;margin:0 0 1.2rem}
 .notice{background:#e6f4ea;color:#0f5323;border:1px solid #a6d8b4}
@@ -68,7 +74,11 @@ ul.plain{list-style:none;margin:0;padding:0}
 .diff .add{background:#e6f4ea;color:#0f5323}.diff .del{background:#fdecea;color:#8c1d18}.diff .hunk{color:var(--muted);background:#f3f4f6}
 .empty{color:var(--muted);font-style:italic}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
-@media (max-width:40rem){main{padding:1rem .75rem 2rem}th,td{padding:.45rem .3rem}.top .bar{padding:.6rem .75rem}main.narrow{margin-top:1rem}.card{padding:1rem}th.opt,td.opt{display:none}}
+@media (max-width:40rem){main{padding:1rem .75rem 2rem}th,td{padding:.45rem .3rem}.top .bar{padding:.6rem .75rem}main.narrow{margin-top:1rem}.card{padding:1rem}th.opt,td.opt{display:none}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.stack tr{display:grid;grid-template-columns:2.2rem 2.2rem 1fr;padding:.5rem 0;border-bottom:1px solid var(--line)}
+table.stack td{border:0;padding:.1rem 0}table.stack td:not(.pick){grid-column:3}table.stack td.act{text-align:left}
+table.stack td.pick::before{content:attr(data-side);display:block;font-size:.7rem;color:var(--muted)}}
 `;
 
 /** Reveals and wires the copy buttons; without scripts the value is still there to select. */

@@ -75,6 +75,56 @@ describe('attack: forged cross-site posts to the account area', () => {
     expect(await keyCount()).to.equal(before + 1);
   });
 
+  it("refuses a forged undo of an agent's changes and a forged page restore; undoes nothing", async () => {
+    await server.services.agents.put('ann', 'bot', { mode: 'write' });
+    const botKey = await server.key('ann', 'write', { agent: 'bot', name: 'bot-key' });
+    const made = await server.api('/vault/page', { key: botKey, method: 'POST', json: { path: 'Inbox/bot.md', content: 'by the bot\n' } });
+    expect(made.status).to.equal(201);
+    const ann = await signedIn(server, 'ann');
+    const since = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
+    const post = (action: string, fields: [string, string][], headers: Record<string, string>) =>
+      fetch(`${server.url}/account${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...ann.browser.cookieHeader(), ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const forged: [string, string, [string, string][], Record<string, string>][] = [
+      [
+        'undo from another site',
+        '/agents/bot/undo',
+        [
+          ['csrf', ann.csrf],
+          ['since', since],
+        ],
+        { origin: 'https://evil.example' },
+      ],
+      ['undo without the token', '/agents/bot/undo', [['since', since]], {}],
+      [
+        'restore without the token',
+        '/history/restore',
+        [
+          ['path', 'Inbox/bot.md'],
+          ['at', 'HEAD~1'],
+        ],
+        {},
+      ],
+    ];
+    for (const [name, action, fields, headers] of forged) expect((await post(action, fields, headers)).status, name).to.equal(403);
+    expect((await server.api('/vault/page/Inbox/bot.md', { key: botKey })).status).to.equal(200);
+    // Our own page's post undoes it, so the refusals above are the checks at work.
+    const own = await post(
+      '/agents/bot/undo',
+      [
+        ['csrf', ann.csrf],
+        ['since', since],
+      ],
+      { origin: server.url },
+    );
+    expect(own.status).to.equal(303);
+    expect((await server.api('/vault/page/Inbox/bot.md', { key: botKey })).status).to.equal(404);
+  });
+
   it('refuses a forged sign-in post (login CSRF) ', async () => {
     const signin = await fetch(`${server.url}/account/signin`, {
       method: 'POST',
