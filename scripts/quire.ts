@@ -6,18 +6,21 @@
  *   quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | key list USER | key revoke USER NAME
  *   quire agent add USER NAME --mode MODE [--read PREFIX]... [--write PREFIX]... [--description TEXT]
  *     | agent set USER NAME ... | agent list USER | agent remove USER NAME
+ *   quire sync DIR --server URL --key KEY|- [--watch | --once]
  */
 import { parseArgs } from 'node:util';
 import { isQuireError } from '../vault-store/errors.js';
 import { ConfigError } from '../server/config.js';
 import { UsageError } from './commands/usage-error.js';
+import { SyncError } from './sync/sync-error.js';
 
 const USAGE = `usage:
   quire serve [--port N] [--host ADDR] [--base-url URL] [--data DIR]
   quire user add NAME [--plan PLAN] | list | plan NAME PLAN | passwd NAME (password on stdin) | link NAME
   quire key create USER --name NAME --scope read|write [--device] [--agent NAME] | list USER | revoke USER NAME
   quire agent add USER NAME --mode read|propose|write [--read PREFIX]... [--write PREFIX]... [--description TEXT]
-  quire agent set USER NAME [--mode MODE] [--read PREFIX]... [--write PREFIX]... [--description TEXT] | list USER | remove USER NAME`;
+  quire agent set USER NAME [--mode MODE] [--read PREFIX]... [--write PREFIX]... [--description TEXT] | list USER | remove USER NAME
+  quire sync DIR --server URL --key KEY|- [--watch | --once]`;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -37,6 +40,10 @@ async function main(argv: string[]): Promise<void> {
       read: { type: 'string', multiple: true },
       write: { type: 'string', multiple: true },
       description: { type: 'string' },
+      server: { type: 'string' },
+      key: { type: 'string' },
+      watch: { type: 'boolean' },
+      once: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -54,6 +61,8 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./commands/keys.js')).keyCommand(flags, rest, values);
     case 'agent':
       return (await import('./commands/agents.js')).agentCommand(flags, rest, values);
+    case 'sync':
+      return (await import('./commands/sync.js')).syncCommand(rest, values);
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
@@ -62,7 +71,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) console.error(err.message);
   else if (err instanceof ConfigError) console.error(err.message);
-  else if (isQuireError(err)) console.error(`quire: ${err.message}`);
+  else if (isQuireError(err) || err instanceof SyncError) console.error(`quire: ${err.message}`);
   else console.error(`quire: ${(err as Error).stack ?? err}`);
   process.exitCode = err instanceof UsageError ? 2 : 1;
 });

@@ -15,7 +15,7 @@ const BENCH_PLAN = {
 };
 
 export interface BenchAccounts {
-  /** Write-scope API key per user. */
+  /** Write-scope API key per user (a device key when asked). */
   keys: Map<string, string>;
   /** What the server child needs in its environment to know the bench plan. */
   env: Record<string, string>;
@@ -26,7 +26,7 @@ export interface BenchAccounts {
  * folder's account store before the server starts (as `quire user add` would, without
  * opening the vaults, so the server's first request is the vault's first open).
  */
-export async function benchAccounts(data: string, users: string[]): Promise<BenchAccounts> {
+export async function benchAccounts(data: string, users: string[], options: { device?: boolean } = {}): Promise<BenchAccounts> {
   mkdirSync(data, { recursive: true });
   const plansFile = join(data, 'bench-plans.json');
   writeFileSync(plansFile, JSON.stringify(BENCH_PLAN));
@@ -36,7 +36,7 @@ export async function benchAccounts(data: string, users: string[]): Promise<Benc
   try {
     for (const user of users) {
       await accounts.addUser(user, 'bench');
-      keys.set(user, (await accounts.createKey({ user, name: 'bench', scope: 'write' })).key);
+      keys.set(user, (await accounts.createKey({ user, name: 'bench', scope: 'write', device: options.device })).key);
     }
   } finally {
     await store.close();

@@ -56,7 +56,14 @@ export const ackChanges = defineOp({
       throw new QuireError('INVALID_CURSOR', `${input.cursor} is not a commit of this vault's history`, { cursor: input.cursor });
     }
     const previous = (await ctx.services.usage.get(ctx.credential.id)).cursor;
-    if (previous && previous !== input.cursor && !(await vault.isAncestor(previous, input.cursor))) {
+    // A previous cursor the history no longer holds (rewritten: the device was told 410 and
+    // took a snapshot) is no measure of "backwards"; refusing would pin the device forever.
+    if (
+      previous &&
+      previous !== input.cursor &&
+      (await vault.isCommitInHistory(previous)) &&
+      !(await vault.isAncestor(previous, input.cursor))
+    ) {
       throw new QuireError('CURSOR_REGRESSION', `The device already acknowledged ${previous}, which is newer`, {
         current_cursor: previous,
       });

@@ -1,0 +1,78 @@
+import { scanLocal, SyncIgnore } from './local-tree.js';
+import { planPath, type Action } from './plan.js';
+import type { PassContext, PassResult } from './pass-context.js';
+import { resolveBoth } from './resolve.js';
+import { Steps } from './steps.js';
+import { SyncError } from './sync-error.js';
+
+/**
+ * One sync pass: bring the server's side up to date (the change log since the cursor, or a
+ * full snapshot the first time and after a 410), scan the folder, plan each path that
+ * differs from its base (plan.ts), do it, and acknowledge the cursor. Every step is recorded
+ * in the state's journal as it lands.
+ */
+export async function runPass(ctx: PassContext): Promise<PassResult> {
+  const { state, remote } = ctx;
+  const result: PassResult = { downloaded: 0, uploaded: 0, deleted: 0, merged: 0, conflicts: [], refused: 0, pending: 0 };
+  const cursorBefore = state.cursor;
+  await refreshRemote(ctx);
+  const rules = await SyncIgnore.load(ctx.dir);
+  const scan = scanLocal(ctx.dir, rules, (path) => remote.accepts(path), state.stat);
+  const actions: Action[] = [];
+  for (const path of new Set([...state.base.keys(), ...state.remote.keys(), ...scan.files.keys()])) {
+    const local = scan.files.get(path)?.hash;
+    const action = planPath(path, state.base.get(path), local, state.remote.get(path));
+    if (!action || scan.busy.has(path) || rules.ignores(path) || !remote.accepts(path)) continue;
+    const sends = action.kind === 'upload' || action.kind === 'delete-remote' || action.kind === 'resolve';
+    if (sends && local !== undefined && state.refused.get(path) === local) continue; // reported when refused
+    actions.push(action);
+  }
+  for (const path of state.refused.keys()) if (!scan.files.has(path)) state.set('refused', path, null);
+  result.pending += scan.busy.size;
+  const step = new Steps(ctx, scan.files, result);
+  await step.agree(actions.filter((a) => a.kind === 'agree'));
+  await step.download(actions.filter((a) => a.kind === 'download'));
+  await step.deleteLocal(actions.filter((a) => a.kind === 'delete-local'));
+  await step.upload(actions.filter((a) => a.kind === 'upload' || a.kind === 'delete-remote'));
+  for (const action of actions) if (action.kind === 'resolve') await step.guard(action.path, () => resolveBoth(step, action));
+  state.flush();
+  if (state.cursor && state.cursor !== state.acked) await acknowledge(ctx);
+  if (actions.length || state.cursor !== cursorBefore || scan.cacheUpdates > 0) {
+    if (actions.length) ctx.bases.prune(state.base.values());
+    await state.checkpoint();
+  }
+  return result;
+}
+
+/** The server's side as of a new cursor: the changes since the last one, or a full snapshot. */
+async function refreshRemote({ state, remote, report }: PassContext): Promise<void> {
+  if (state.cursor) {
+    try {
+      const { cursor, changed } = await remote.changesSince(state.cursor);
+      if (cursor === state.cursor) return;
+      for (const [path, hash] of changed) if (remote.accepts(path)) state.set('remote', path, hash);
+      state.cursor = cursor;
+      await state.checkpoint();
+      return;
+    } catch (err) {
+      if (!(err instanceof SyncError && err.code === 'CURSOR_UNKNOWN')) throw err;
+      report.line('The server history was rewritten since the last sync: comparing every file again.');
+    }
+  }
+  const tree = await remote.snapshot();
+  state.remote = new Map([...tree.files].filter(([path]) => remote.accepts(path)));
+  state.cursor = tree.cursor;
+  await state.checkpoint();
+}
+
+async function acknowledge({ state, remote, report }: PassContext): Promise<void> {
+  try {
+    await remote.ack(state.cursor!);
+  } catch (err) {
+    // After a rewritten history the server may keep refusing the old cursor's successors; the
+    // client keeps its own cursor, so this only shows in `quire key list`.
+    if (!(err instanceof SyncError && err.code === 'CURSOR_REGRESSION')) throw err;
+    report.line(`The server kept an older acknowledgement (${err.message}); sync goes on.`);
+  }
+  state.acked = state.cursor;
+}

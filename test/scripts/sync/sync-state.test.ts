@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { conflictCopyPath } from '../../../scripts/sync/conflict-copy.js';
+import { SyncError } from '../../../scripts/sync/sync-error.js';
+import { STATE_FOLDER, SyncState } from '../../../scripts/sync/sync-state.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+describe('quire sync: its state and names', () => {
+  let dir: { path: string; cleanup: () => void };
+  beforeEach(() => (dir = tempDir('quire-sync-state-')));
+  afterEach(() => dir.cleanup());
+
+  it('replays the journal after a kill, skipping the line the kill cut short', async () => {
+    const state = SyncState.open(dir.path, 'http://s', 'ana');
+    state.cursor = 'c1';
+    state.set('remote', 'a.md', 'h1');
+    await state.checkpoint();
+    state.set('base', 'a.md', 'h1');
+    state.set('remote', 'b.md', 'h2');
+    state.flush();
+    const journal = readdirSync(join(dir.path, STATE_FOLDER)).find((n) => n.startsWith('journal.'))!;
+    appendFileSync(join(dir.path, STATE_FOLDER, journal), '["base","b.m');
+
+    const again = SyncState.open(dir.path, 'http://s', 'ana');
+    expect(again.cursor).to.equal('c1');
+    expect([...again.remote]).to.deep.equal([
+      ['a.md', 'h1'],
+      ['b.md', 'h2'],
+    ]);
+    expect([...again.base]).to.deep.equal([['a.md', 'h1']]);
+  });
+
+  it('refuses a folder that syncs with another user', async () => {
+    await SyncState.open(dir.path, 'http://s', 'ana').checkpoint();
+    expect(() => SyncState.open(dir.path, 'http://s', 'bob')).to.throw(SyncError, /"ana"/);
+  });
+
+  it('names conflict copies after the file, device and minute, keeps the extension, and counts up when taken', () => {
+    const at = new Date(2026, 0, 2, 3, 4);
+    const none = new Map<string, { hash: string }>();
+    expect(conflictCopyPath('a/b.c.md', 'h', 'my/phone', at, none, () => false)).to.equal('a/b.c (conflict my-phone 2026-01-02 0304).md');
+    expect(conflictCopyPath('a/.hidden', 'h', 'pc', at, none, () => false)).to.equal('a/.hidden (conflict pc 2026-01-02 0304)');
+    const taken = new Map([['x (conflict pc 2026-01-02 0304).md', { hash: 'other' }]]);
+    expect(conflictCopyPath('x.md', 'h', 'pc', at, taken, () => false)).to.equal('x (conflict pc 2026-01-02 0304 2).md');
+    // The same local version already copied (a run killed after writing it) keeps its copy, whatever the minute.
+    const made = new Map([['x (conflict pc 2025-12-31 2359).md', { hash: 'h' }]]);
+    expect(conflictCopyPath('x.md', 'h', 'pc', at, made, () => false)).to.equal('x (conflict pc 2025-12-31 2359).md');
+  });
+});
