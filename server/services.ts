@@ -51,7 +51,7 @@ export function createServices(config: Config, log: Logger = createLogger(config
       log,
       ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     }),
-    live: new LiveConnections(config.live.perUser),
+    live: new LiveConnections(config.live.perUser, () => store.changeStamp()),
   };
 }
 

@@ -124,7 +124,7 @@ export const envSchema = z.object({
   }),
   QUIRE_EVENTS_MAX_MS: variable(integer(1000, 24 * 60 * 60_000), {
     default: String(10 * 60_000),
-    doc: 'A GET /vault/events stream ends after this long; the client reconnects with Last-Event-ID and misses nothing. Its key (revoked?) and agent folders are checked again then.',
+    doc: 'A GET /vault/events stream ends after this long; the client reconnects with Last-Event-ID and misses nothing. (A revoked key ends it at once.)',
   }),
   QUIRE_LLM_BASE_URL: variable(httpUrl(), {
     example: 'https://api.openai.com/v1',

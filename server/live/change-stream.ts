@@ -3,6 +3,7 @@ import { EventStream, type StreamTiming } from '../http/event-stream.js';
 import { toQuireError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { CommitSignal } from './commit-signal.js';
+import type { LiveCaller } from './live-connections.js';
 
 /** What the stream sends: the change feed's pages (see `Workspace.changesSince`). */
 interface Feed {
@@ -16,14 +17,21 @@ interface Feed {
  * opens it, then every commit with a change the caller may see is one `change` event whose id
  * is its commit (what the client sends back as `Last-Event-ID`), as it lands. Resolves when the
  * stream ends: the client left, its lifetime passed, the per-user cap or a shutdown closed it,
- * or the feed failed (history rewritten under `since`: a `failed` event with the error first).
- * A feed that fails before the first byte (an unknown `since`) throws: a JSON error.
+ * or the feed failed (history rewritten under `since`, the credential revoked: a `failed`
+ * event with the error first). A feed that fails before the first byte (an unknown `since`)
+ * throws: a JSON error.
  */
 export async function streamChanges(
   res: Response,
-  options: { services: Services; user: string; since: string; timing: StreamTiming; read: (since: string) => Promise<Feed> },
+  options: {
+    caller: LiveCaller & { services: Services };
+    since: string;
+    timing: StreamTiming;
+    read: (since: string) => Promise<Feed>;
+  },
 ): Promise<void> {
-  const { services, user, read } = options;
+  const { read, caller } = options;
+  const { services, user } = caller;
   const signal = new CommitSignal(services.vaults, user);
   let feed: Feed;
   try {
@@ -33,7 +41,10 @@ export async function streamChanges(
     throw err;
   }
   const stream = new EventStream(res, options.timing);
-  const leave = services.live.open(user, () => stream.end());
+  const leave = services.live.open(caller, (reason) => {
+    if (reason) stream.send('failed', JSON.stringify(reason.toJSON()));
+    stream.end();
+  });
   stream.onClose(() => signal.stop());
   // The stream holds the vault's lease for its whole life: keep its folder watched too.
   const touching = setInterval(() => services.vaults.touch(user), options.timing.keepAliveMs);

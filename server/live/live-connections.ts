@@ -1,14 +1,30 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { QuireError } from '../../vault-store/errors.js';
 
 /** How long shutdown waits for live connections to finish before the sockets are cut. */
 const SHUTDOWN_WAIT_MS = 2000;
 
-interface Connection {
+/** How often the account store is asked whether it changed, while connections are open. */
+const CHECK_EVERY_MS = 200;
+
+/** Who holds a connection: the user, and how to authenticate its request again. */
+export interface LiveCaller {
   user: string;
-  /** Makes the connection finish now: a stream ends, a long-poll answers with what it has. */
-  close: () => void;
+  recheck?: () => Promise<boolean>;
+}
+
+/**
+ * Makes the connection finish now: a stream ends, a long-poll answers with what it has. With
+ * a reason (its credential was revoked), a stream says so first and a long-poll fails with it.
+ */
+export type CloseConnection = (reason?: QuireError) => void;
+
+interface Connection extends LiveCaller {
+  close: CloseConnection;
   /** Closed, finishing: no longer counted against the cap. */
   closing: boolean;
+  /** The store's stamp when its credential was last checked; none yet when it opens. */
+  checkedAt?: string;
 }
 
 /**
@@ -23,18 +39,32 @@ export class LiveConnections {
   private readonly byUser = new Map<string, Set<Connection>>();
   private stopping = false;
   private drained: (() => void) | undefined;
+  /** Runs while connections are open: see `recheck`. */
+  private checks: NodeJS.Timeout | undefined;
+  private checking = false;
 
-  constructor(private readonly perUser: number) {}
+  /**
+   * `storeStamp` is the account store's change stamp (`Store.changeStamp`): it moves on every
+   * write, this process's at once and the CLI's within a tenth of a second.
+   */
+  constructor(
+    private readonly perUser: number,
+    private readonly storeStamp: () => string,
+  ) {}
 
-  /** Counts a connection of `user` (closing its oldest when over the cap); call the result when it has finished. */
-  open(user: string, close: () => void): () => void {
-    const connection: Connection = { user, close, closing: false };
-    let set = this.byUser.get(user);
-    if (!set) this.byUser.set(user, (set = new Set()));
+  /** Counts a connection of `caller.user` (closing its oldest when over the cap); call the result when it has finished. */
+  open(caller: LiveCaller, close: CloseConnection): () => void {
+    const connection: Connection = { user: caller.user, recheck: caller.recheck, close, closing: false };
+    let set = this.byUser.get(connection.user);
+    if (!set) this.byUser.set(connection.user, (set = new Set()));
     set.add(connection);
     if (this.stopping) this.closeOne(connection);
     const open = [...set].filter((c) => !c.closing);
     for (const oldest of open.slice(0, Math.max(0, open.length - this.perUser))) this.closeOne(oldest);
+    if (!this.checks) {
+      this.checks = setInterval(() => void this.recheck(), CHECK_EVERY_MS);
+      this.checks.unref();
+    }
     return () => this.finished(connection);
   }
 
@@ -56,16 +86,43 @@ export class LiveConnections {
     await nextTurn();
   }
 
-  private closeOne(connection: Connection): void {
+  private closeOne(connection: Connection, reason?: QuireError): void {
     if (connection.closing) return;
     connection.closing = true;
-    connection.close();
+    connection.close(reason);
+  }
+
+  /**
+   * A connection was authenticated when it opened and may live for minutes: once the account
+   * store has changed (a key revoked, an app disconnected, a user deleted — whoever did it),
+   * each connection authenticates its request again and those that fail are closed. A new
+   * connection is checked once too: a revocation may have come between its request's check and
+   * its opening. A check that cannot be made (the store failing) leaves the connection open.
+   */
+  private async recheck(): Promise<void> {
+    if (this.checking) return;
+    const stamp = this.storeStamp();
+    const due = [...this.byUser.values()].flatMap((set) => [...set]).filter((c) => !c.closing && c.recheck && c.checkedAt !== stamp);
+    if (due.length === 0) return;
+    this.checking = true;
+    for (const connection of due) connection.checkedAt = stamp;
+    try {
+      const valid = await Promise.all(due.map((c) => c.recheck!().catch(() => true)));
+      due.forEach((connection, i) => {
+        if (!valid[i]) this.closeOne(connection, new QuireError('UNAUTHENTICATED', 'The credential of this connection was revoked'));
+      });
+    } finally {
+      this.checking = false;
+    }
   }
 
   private finished(connection: Connection): void {
     const set = this.byUser.get(connection.user);
     if (!set?.delete(connection)) return;
     if (set.size === 0) this.byUser.delete(connection.user);
-    if (this.byUser.size === 0) this.drained?.();
+    if (this.byUser.size > 0) return;
+    clearInterval(this.checks);
+    this.checks = undefined;
+    this.drained?.();
   }
 }

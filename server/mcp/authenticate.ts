@@ -33,6 +33,15 @@ export function credentialVerifier(services: Services, oauth: OAuthTokenVerifier
   };
 }
 
+/** Checks the request's token again (`OpContext.recheck`): false once it is revoked, expired or its user gone. */
+export function recheckOf(verifier: OAuthTokenVerifier, token: string): () => Promise<boolean> {
+  return () =>
+    verifier.verifyAccessToken(token).then(
+      () => true,
+      (err: unknown) => (err instanceof InvalidTokenError ? false : Promise.reject(err)),
+    );
+}
+
 export function credentialOf(auth: AuthInfo | undefined): Credential {
   const credential = auth?.extra?.credential as Credential | undefined;
   if (!credential) throw new Error('requireBearerAuth did not run');

@@ -37,7 +37,7 @@ export async function callOp<R>(
   const op = ctx.catalog.find((o) => o.name === name);
   if (!op) throw new Error(`No operation ${name} in the catalog`);
   try {
-    return (await invoke(ctx.services, op, ctx.credential, 'mcp', input, ctx.onRate)).result as R;
+    return (await invoke(ctx.services, op, ctx.credential, 'mcp', input, { onRate: ctx.onRate })).result as R;
   } catch (err) {
     throw rpcError(toQuireError(err, ctx.services.log), notFound);
   }

@@ -14,6 +14,8 @@ export interface McpContext {
   catalog: readonly AnyOperation[];
   credential: Credential;
   onRate?: (rate: RateState) => void;
+  /** Authenticates the request's token again (see `OpContext.recheck`). */
+  recheck?: () => Promise<boolean>;
   /** The caller's session, when the request carried a valid `Mcp-Session-Id` (or initialized one). */
   session?: McpSession;
 }

@@ -6,7 +6,7 @@ import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
 import { baseUrlAsRequested } from '../http/loopback.js';
-import { bearerAuth, credentialOf, credentialsPresent, credentialVerifier } from './authenticate.js';
+import { bearerAuth, credentialOf, credentialsPresent, credentialVerifier, recheckOf } from './authenticate.js';
 import { createMcpServer } from './mcp-server.js';
 import { rebindingGuard } from './rebinding-guard.js';
 import { acceptJsonAlone } from './accept-json.js';
@@ -48,7 +48,7 @@ function rpcErrors(log: Logger): ErrorRequestHandler {
  * as SSE when the request asks for progress and the client reads SSE (progress notifications
  * go out on the request's own response). What outlives a request is the session's.
  */
-function handlePost(options: McpRouterOptions, sessions: SessionRegistry): RequestHandler {
+function handlePost(options: McpRouterOptions, sessions: SessionRegistry, verifier: OAuthTokenVerifier): RequestHandler {
   return async (req, res) => {
     // Only a parsed JSON body is passed on, so the size limit above always applies.
     if (req.body === undefined) return void res.status(415).json(rpcError(-32000, 'Send JSON-RPC as application/json'));
@@ -63,7 +63,8 @@ function handlePost(options: McpRouterOptions, sessions: SessionRegistry): Reque
     const session = sessionOfPost(sessions, credential, req.body, res);
     if (session === null) return;
     const streamed = res.locals.readsEventStream === true && asksForProgress(req.body);
-    const server = createMcpServer({ services: options.services, catalog: options.catalog, credential, onRate, session });
+    const recheck = recheckOf(verifier, req.auth!.token);
+    const server = createMcpServer({ services: options.services, catalog: options.catalog, credential, onRate, recheck, session });
     // Sessions are ours (sessions.ts): to the SDK's transport every request is stateless.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
     res.on('close', () => {
@@ -94,10 +95,8 @@ export function mcpRouter(options: McpRouterOptions): Router {
   const resource = mcpResource(baseUrl);
   const router = express.Router();
   const sessions = new SessionRegistry(options.services.config.mcpSessions);
-  const authenticate = [
-    credentialsPresent(metadataUrlOf),
-    bearerAuth(credentialVerifier(options.services, options.oauth, resource), new URL(resource), metadataUrlOf),
-  ];
+  const verifier = credentialVerifier(options.services, options.oauth, resource);
+  const authenticate = [credentialsPresent(metadataUrlOf), bearerAuth(verifier, new URL(resource), metadataUrlOf)];
   router.all('/mcp', ...rebindingGuard(baseUrl, mcpAllowedOrigins));
   router.post(
     '/mcp',
@@ -106,7 +105,7 @@ export function mcpRouter(options: McpRouterOptions): Router {
     ...authenticate,
     acceptJsonAlone,
     scopeChallenge(options.catalog, metadataUrlOf),
-    handlePost(options, sessions),
+    handlePost(options, sessions, verifier),
   );
   router.get('/mcp', namesSession, ...authenticate, openStream(sessions));
   router.delete('/mcp', namesSession, ...authenticate, endSession(sessions));

@@ -10,9 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CODES } from '../../vault-store/errors.js';
 import type { Credential } from '../auth/credential.js';
-import { invoke } from '../ops/invoke.js';
-import type { AnyOperation, OpContext } from '../ops/operation.js';
-import type { RateState } from '../ratelimit/limiter.js';
+import { invoke, type InvokeOptions } from '../ops/invoke.js';
+import type { AnyOperation } from '../ops/operation.js';
 import { toQuireError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import type { McpContext } from './context.js';
@@ -98,11 +97,10 @@ export async function callTool(
   op: AnyOperation,
   credential: Credential,
   args: unknown,
-  onRate?: (rate: RateState) => void,
-  progress?: OpContext['progress'],
+  options: InvokeOptions = {},
 ): Promise<CallToolResult> {
   try {
-    const { result } = await invoke(services, op, credential, 'mcp', args, onRate, progress);
+    const { result } = await invoke(services, op, credential, 'mcp', args, options);
     const shaped = op.mcp?.toolResult?.(result);
     if (shaped) return shaped;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: asStructured(result) };
@@ -122,7 +120,12 @@ export function registerTools(server: Server, ctx: McpContext): void {
     const op = ops.get(request.params.name);
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const started = performance.now();
-    const result = await callTool(ctx.services, op, ctx.credential, request.params.arguments, ctx.onRate, progressReporter(extra));
+    const result = await callTool(ctx.services, op, ctx.credential, request.params.arguments, {
+      onRate: ctx.onRate,
+      progress: progressReporter(extra),
+      signal: extra.signal,
+      recheck: ctx.recheck,
+    });
     logToolCall(ctx, op.name, result, performance.now() - started).catch((err) =>
       ctx.services.log.error({ err: (err as Error).message }, 'mcp log failed'),
     );

@@ -34,7 +34,7 @@ export const recentChanges = defineOp({
     const since = input.since ?? (ctx.credential.device ? (await ctx.services.usage.get(ctx.credential.id)).cursor : undefined);
     if (since === undefined) return vault.snapshot({ visible: ctx.visible });
     const read = () => vault.changesSince({ since, limit: input.limit, visible: ctx.visible });
-    return input.wait ? waitForChanges(ctx.services, ctx.user, input.wait * 1000, read) : read();
+    return input.wait ? waitForChanges(ctx, input.wait * 1000, read) : read();
   },
 });
 

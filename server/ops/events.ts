@@ -28,8 +28,7 @@ export const changeEvents = defineOp({
       const resumed = res.req.headers['last-event-id'];
       const since = resumed === undefined ? input.since : parsedId(resumed);
       await streamChanges(res, {
-        services: ctx.services,
-        user: ctx.user,
+        caller: ctx,
         since: since ?? ctx.vault.head,
         timing: { keepAliveMs: ctx.config.live.heartbeatMs, maxMs: ctx.config.live.maxStreamMs },
         // An agent's folders are read again for each page: they may change while the stream lives.

@@ -35,6 +35,11 @@ export async function checkPlan(services: Services, credential: Credential, surf
   return plan;
 }
 
+/** What an adapter knows of the request beyond its input, handed on to the handler. */
+export interface InvokeOptions extends Pick<OpContext, 'progress' | 'body' | 'signal' | 'recheck'> {
+  onRate?: (rate: RateState) => void;
+}
+
 /**
  * The one door to every operation, for every surface: plan, rate limit, scope, input
  * schema, the agent's permissions, then the handler. A RATE_LIMITED error carries the
@@ -46,10 +51,9 @@ export async function invoke(
   credential: Credential,
   surface: Surface,
   raw: unknown,
-  onRate?: (rate: RateState) => void,
-  progress?: OpContext['progress'],
-  body?: OpContext['body'],
+  options: InvokeOptions = {},
 ): Promise<Invocation> {
+  const { onRate, ...request } = options;
   const plan = await checkPlan(services, credential, surface);
   const parsed = op.input.safeParse(raw ?? {});
   const bucket = op.bucketFor && parsed.success ? op.bucketFor(parsed.data) : op.bucket;
@@ -77,8 +81,7 @@ export async function invoke(
         surface,
         agent,
         visible,
-        progress,
-        body,
+        ...request,
       },
       parsed.data,
     );

@@ -39,6 +39,17 @@ export interface OpContext {
    * its Content-Length when the client sent one.
    */
   body?: { stream: AsyncIterable<Uint8Array>; size?: number };
+  /**
+   * Aborted when nobody waits for the answer any more: the client closed its connection (REST,
+   * or the MCP request's own HTTP connection). A handler that waits (a long-poll) stops waiting.
+   */
+  signal?: AbortSignal;
+  /**
+   * Authenticates the request's credential again: false once the key, token or grant it came
+   * with was revoked (or its user deleted). For connections that outlive the check made when
+   * they opened (see LiveConnections); a rejection means the check could not be made.
+   */
+  recheck?: () => Promise<boolean>;
 }
 
 export interface RestBinding<R> {

@@ -42,6 +42,15 @@ function rawBody(req: Request): { stream: AsyncIterable<Uint8Array>; size?: numb
   return { stream: req, size: length === undefined ? undefined : Number(length) };
 }
 
+/** Aborted when the client closes its connection before the answer was sent. */
+function abandoned(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 function requireJson(req: Request): void {
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !req.is('application/json')) throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
@@ -54,7 +63,13 @@ async function answer(services: Services, req: Request, res: Response, { route, 
   if (req.method !== 'GET' && !bytesIn) requireJson(req);
   const input = restInput(req, route, params);
   const onRate = (rate: RateState) => setRateHeaders(res, rate);
-  const { result } = await invoke(services, op, req.credential!, 'rest', input, onRate, undefined, bytesIn ? rawBody(req) : undefined);
+  const { result } = await invoke(services, op, req.credential!, 'rest', input, {
+    onRate,
+    body: bytesIn ? rawBody(req) : undefined,
+    signal: abandoned(res),
+    // The request carries the key it was authenticated with: asking again is one cached lookup.
+    recheck: async () => (await credentialForKey(services, bearerToken(req.headers.authorization) ?? '')) !== undefined,
+  });
   if (isRawResult(result)) return result.send(res, req);
   const etag = rest.etag?.(result);
   if (etag) {

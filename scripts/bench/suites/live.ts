@@ -4,7 +4,7 @@
  * writes and for edits made in the folder (goal: ≤ 1 s). The server runs in this process, so
  * the commit (heard by a `VaultRegistry.onCommit` listener registered first) and the arrival
  * of the event are read on one clock; HTTP is real, over loopback. Seed-42 vault of 1k pages
- * (`--pages 10000` for the 10k one).
+ * (`--pages 10000` for the 10k one). Also: how soon a revoked key's open stream is ended.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,8 +104,22 @@ export default async function (options: string[]): Promise<Record<string, unknow
       if (feed.changes[0]?.commit !== commit) throw new Error(`long-poll answered ${JSON.stringify(feed).slice(0, 200)}`);
       longPoll.push(at - committedAt.get(commit)!);
     }
+    // Revocation: from revoking a key in the account store to its open stream's `failed` event
+    // (the live connections poll the store's change stamp every 200 ms, then authenticate again).
+    const revoked: number[] = [];
+    for (let i = 0; i < Math.min(rounds, 20); i++) {
+      const name = `revoked-${i}`;
+      const { key: doomed } = await server.services.accounts.createKey({ user: USER, name, scope: 'read' });
+      const stream = await SseReader.open(`${server.url}/vault/events`, { authorization: `Bearer ${doomed}` });
+      await stream.next((e) => e.event === 'ready');
+      const at = performance.now();
+      await server.services.accounts.revokeKey(USER, name);
+      revoked.push((await stream.next((e) => e.event === 'failed')).at - at);
+      stream.close();
+    }
     return {
       rounds,
+      revoke_to_stream_end_ms: summarize(revoked),
       commit_to_client_ms: {
         events_one_stream: summarize(sseOne),
         events_eight_streams: summarize(sseEight),

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SseReader } from '../../../scripts/bench/sse-reader.js';
 import { gitIn } from '../../helpers/temp-vault.js';
+import { until } from '../../helpers/until.js';
 import { PushSetup } from '../git-http/push-setup.js';
 
 interface Feed {
@@ -97,6 +99,39 @@ describe('GET /vault/changes?wait= (long-poll)', function () {
     const refused = await p.server.api(`/vault/changes?since=${p.head()}&wait=61`, { key: p.key });
     expect(refused.status).to.equal(400);
     expect((await refused.json()).code).to.equal('INVALID_REQUEST');
+  });
+
+  it('stops waiting as soon as its client disconnects: its lease, listener and place under the cap are freed', async () => {
+    await p.stop();
+    await p.start({ QUIRE_LIVE_CONNECTIONS_PER_USER: '2', QUIRE_VAULT_IDLE_MS: '300' });
+    const abandon = async () => {
+      const client = new AbortController();
+      const left = p.server.api(`/vault/changes?since=${p.head()}&wait=30`, { key: p.key, signal: client.signal }).catch(() => 'left');
+      await until('the long-poll to wait', 5000, () => p.server.services.live.count('alice') > 0);
+      client.abort();
+      expect(await left).to.equal('left');
+    };
+    await abandon();
+    await until('the long-poll to be let go', 2000, () => p.server.services.live.count('alice') === 0);
+    expect(p.server.services.vaults.commitListenerCount('alice')).to.equal(0);
+    await until('the idle vault to be closed (its lease released)', 5000, () => !p.server.services.vaults.loadedWorkspace('alice'));
+
+    // A stream, an abandoned long-poll, a second stream: at the cap of two, nobody is closed.
+    const first = await SseReader.open(`${p.server.url}/vault/events`, { authorization: `Bearer ${p.key}` });
+    await first.next((e) => e.event === 'ready');
+    await abandon();
+    await until('the long-poll to be let go', 2000, () => p.server.services.live.count('alice') === 1);
+    const second = await SseReader.open(`${p.server.url}/vault/events`, { authorization: `Bearer ${p.key}` });
+    try {
+      await second.next((e) => e.event === 'ready');
+      const written = await p.server.api('/vault/page', { method: 'POST', key: p.key, json: { path: 'notes/both.md', content: 'both' } });
+      const { commit } = await written.json();
+      for (const stream of [first, second]) await stream.next((e) => e.event === 'change' && e.id === commit);
+      expect(p.server.services.live.count('alice')).to.equal(2);
+    } finally {
+      first.close();
+      second.close();
+    }
   });
 
   it('answers a waiting long-poll with no changes when the server shuts down', async () => {
