@@ -62,7 +62,7 @@ export class Workspace {
     this.files = new Files(vault, this.pages);
     this.proposals = new Proposals(vault);
     this.history = new VaultHistory(vault);
-    this.timeline = new PageTimeline(vault, join(indexDir, 'history.json'));
+    this.timeline = new PageTimeline(vault, { file: join(indexDir, 'history.json') });
     this.commits = new CommitCounter(vault);
   }
 

@@ -66,19 +66,33 @@ export class ObjectReader {
     return parseTree(await this.read(oid, 'tree'));
   }
 
+  /** A tree's raw bytes, unparsed: what the history build compares entry by entry (see raw-tree-diff). */
+  async rawTree(oid: string): Promise<Buffer> {
+    return this.read(oid, 'tree');
+  }
+
   /**
-   * Commits are small and read one after another (each names the next), so a blocking
-   * read is far cheaper than four thread-pool round trips per object.
+   * Commits are small and read one after another (each names the next): the pack index is
+   * asked first (in memory, and a history build reads thousands of packed commits, each of
+   * which used to fail a loose-file open first), then a blocking read of the loose file,
+   * far cheaper than four thread-pool round trips per object.
    */
   async commit(oid: string): Promise<CommitInfo> {
     checkOid(oid);
+    const packed = await this.packed(oid);
+    if (packed) return parseCommit(oid, ofType(oid, 'commit', packed));
     let deflated: Buffer | undefined;
     try {
       deflated = readFileSync(this.pathOf(oid));
     } catch {
-      return parseCommit(oid, ofType(oid, 'commit', (await this.packed(oid)) ?? (await this.fromPacks(oid))));
+      return parseCommit(oid, ofType(oid, 'commit', await this.fromPacks(oid)));
     }
     return parseCommit(oid, ofType(oid, 'commit', unwrap(inflateSync(deflated))));
+  }
+
+  /** Empties the packs' delta-base caches: up to 16 MB each, which a history build fills with old trees. */
+  async releaseCaches(): Promise<void> {
+    for (const pack of (await this.packs) ?? []) pack.releaseBases();
   }
 
   private async read(oid: string, type: string): Promise<Buffer> {

@@ -9,8 +9,18 @@ const descriptors = new FinalizationRegistry<number>((fd) => fs.close(fd, () => 
 const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
-/** Delta bases (and trees) kept per pack: a base may be a large blob, so few. */
-const MAX_BASES = 64;
+/**
+ * Bytes of delta bases (and trees) kept per pack. A history build reads every version of
+ * every folder's tree, each the delta base of the next (fast-import) or of the one before
+ * (git repack): a 64-entry cache thrashed once a vault had more folders than that, and each
+ * read then resolved its chain again (11 object reads a tree on the 10k-page bench).
+ */
+/**
+ * Below this, a thread-pool round trip costs more than a positional read on the spot (as
+ * for inflating, inflate.ts): a history build reads thousands of small trees one by one.
+ */
+const INLINE_BYTES = 64 * 1024;
+const BASE_BYTES = 16 * 2 ** 20;
 
 export interface PackedObject {
   type: string;
@@ -26,6 +36,9 @@ export interface PackedObject {
 export class PackFile {
   /** Recently used delta bases: chains share them, and re-reading one means re-resolving it. */
   private readonly bases = new Map<number, Promise<PackedObject>>();
+  /** Resolved sizes of the settled bases held (a pending one counts once it resolves). */
+  private readonly sizes = new Map<number, number>();
+  private baseBytes = 0;
 
   private constructor(
     private readonly fd: number,
@@ -98,7 +111,8 @@ export class PackFile {
   private async readAt(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
     const end = this.end(offset);
     const raw = Buffer.allocUnsafe(end - offset);
-    await readAt(this.fd, raw, 0, raw.length, offset);
+    if (raw.length < INLINE_BYTES) fs.readSync(this.fd, raw, 0, raw.length, offset);
+    else await readAt(this.fd, raw, 0, raw.length, offset);
     let at = 0;
     let byte = raw[at++];
     const type = (byte >> 4) & 7;
@@ -133,6 +147,31 @@ export class PackFile {
   private remember(offset: number, object: Promise<PackedObject>): void {
     this.bases.delete(offset);
     this.bases.set(offset, object);
-    if (this.bases.size > MAX_BASES) this.bases.delete(this.bases.keys().next().value!);
+    void object.then(
+      ({ data }) => {
+        if (this.bases.get(offset) !== object || this.sizes.has(offset)) return;
+        this.sizes.set(offset, data.length);
+        this.baseBytes += data.length;
+        this.evict();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Forgets every cached base (after a history build filled the cache with trees no one reads again). */
+  releaseBases(): void {
+    this.bases.clear();
+    this.sizes.clear();
+    this.baseBytes = 0;
+  }
+
+  /** Drops the least recently used bases until the settled ones fit the budget. */
+  private evict(): void {
+    for (const [offset] of this.bases) {
+      if (this.baseBytes <= BASE_BYTES) return;
+      this.bases.delete(offset);
+      this.baseBytes -= this.sizes.get(offset) ?? 0;
+      this.sizes.delete(offset);
+    }
   }
 }

@@ -22,9 +22,7 @@ export function parseTree(raw: Uint8Array): TreeEntry[] {
     const nul = space < 0 ? -1 : buf.indexOf(0, space);
     if (nul < 0 || nul + 21 > buf.length) throw new Error('malformed git tree');
     const mode = normalMode(buf.toString('latin1', at, space));
-    const path = buf.toString('utf8', space + 1, nul);
-    if (!path || path.includes('/') || UNSAFE.test(path.replace(/[. ]+$/, '') || path))
-      throw new Error(`unsafe git tree entry: ${JSON.stringify(path)}`);
+    const path = checkEntryName(buf.toString('utf8', space + 1, nul));
     entries.push({
       mode,
       path,
@@ -36,7 +34,14 @@ export function parseTree(raw: Uint8Array): TreeEntry[] {
   return entries;
 }
 
-function normalMode(mode: string): string {
+/** `name` if a checkout may use it as an entry name; throws otherwise. */
+export function checkEntryName(name: string): string {
+  if (!name || name.includes('/') || UNSAFE.test(name.replace(/[. ]+$/, '') || name))
+    throw new Error(`unsafe git tree entry: ${JSON.stringify(name)}`);
+  return name;
+}
+
+export function normalMode(mode: string): string {
   if (/^0?4/.test(mode)) return '040000';
   if (mode.startsWith('1006')) return '100644';
   if (mode.startsWith('1007')) return '100755';

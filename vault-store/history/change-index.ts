@@ -1,9 +1,10 @@
-import type { CommitInfo, ObjectReader } from '../git/object-reader.js';
-import { TreeStore } from '../git/tree-store.js';
+import { QuireError } from '../errors.js';
+import type { ObjectReader } from '../git/object-reader.js';
+import { CatchUp, waitAtMost } from './catch-up.js';
 import { commitMeta } from './commit-meta.js';
 import { loadCommits, saveCommits, type IndexedCommit } from './change-index-file.js';
 import { classifyChanges, type HistoryChange } from './renames.js';
-import { diffFileEntries } from './tree-diff.js';
+import { RawTreeDiff } from './raw-tree-diff.js';
 
 export type { IndexedCommit } from './change-index-file.js';
 
@@ -13,15 +14,29 @@ const COMMIT_BYTES = 600;
 const CHANGE_BYTES = 200;
 /** New commits after which the index is saved again (it is also saved on close). */
 const SAVE_AFTER = 200;
+/**
+ * How long a query waits for the index to reach the head before it answers VAULT_BUSY
+ * (the catch-up goes on). A few seconds of new commits are caught up within it; only a
+ * first build of a long history is not (about 0.5 ms a commit of CPU).
+ */
+const WAIT_MS = 2_000;
+
+export interface ChangeIndexOptions {
+  /** Where the index is saved between opens (see change-index-file.ts); undefined: never. */
+  file?: string;
+  /** How long a query waits for the index to catch up (default 2 s). */
+  waitMs?: number;
+}
 
 /**
  * The branch's first-parent history with each commit's file changes, and per path the
  * positions of the commits that changed it: what page history, read-at, diff, restore and
  * the deleted list look up instead of walking commits. Derived data, held in memory only:
- * built from git on first use (every commit read and diffed once, unchanged subtrees
- * skipped) and brought to the branch's head before every query, whoever moved it — server
- * writes, folder edits, pushes, commits made in the folder. Walking back from the new head
- * to the first commit it already knows is one step per new commit; a head it never meets
+ * built from git on first use (every commit read and its raw trees diffed once, unchanged
+ * subtrees skipped; in slices, a query waiting at most `waitMs` for it) and brought to the
+ * branch's head before every query, whoever moved it — server writes, folder edits, pushes,
+ * commits made in the folder. Walking back from the new head to the first commit it
+ * already knows is one step per new commit; a head it never meets
  * (history rewritten: a force-push, a reset, an amend) drops everything after the commit
  * where the two histories meet, or rebuilds when they share none. A merge is indexed like
  * any commit, as its changes against its first parent; the commits it brought in are not
@@ -39,12 +54,13 @@ export class ChangeIndex {
 
   /** Changes held, for memoryBytes. */
   private changeCount = 0;
+  /** The catch-up running, if any. */
+  private catchUp: CatchUp | undefined;
+  private closing = false;
 
   constructor(
     private readonly objects: ObjectReader,
-    private readonly gitdir: string,
-    /** Where the index is saved between opens (see change-index-file.ts); undefined: never. */
-    private readonly file?: string,
+    private readonly options: ChangeIndexOptions = {},
   ) {}
 
   /** A rough estimate of the heap it holds (commit metas and changes). */
@@ -55,25 +71,39 @@ export class ChangeIndex {
   /**
    * Brings the index to `head`, then runs `read` on it before anything else may change it.
    * Queries run one at a time through here; `read` is synchronous (blob reads come after).
+   * A query that waited `waitMs` for the catch-up gets VAULT_BUSY (with `retry_after`):
+   * answering from part of the history could leave out a page's newest changes or tell a
+   * version that is not the one at the time asked, so it never answers from a partial index.
    */
   read<T>(head: string, read: (index: ChangeIndex) => T): Promise<T> {
-    return this.serialized(async () => {
-      if (!this.loaded && this.file) {
-        for (const commit of (await loadCommits(this.file)) ?? []) this.append(commit);
-        this.unsaved = 0;
-      }
-      this.loaded = true;
+    let gaveUp = false;
+    const task = this.serialized(async () => {
+      await this.load();
       await this.follow(head);
       if (this.unsaved >= SAVE_AFTER) await this.save();
-      return read(this);
+      if (this.closing) throw new QuireError('VAULT_BUSY', 'The vault is closing', { retry_after: 1 });
+      return gaveUp ? (undefined as T) : read(this);
+    });
+    return waitAtMost(task, this.options.waitMs ?? WAIT_MS, () => {
+      gaveUp = true;
+      return (this.catchUp ?? new CatchUp()).busy();
     });
   }
 
-  /** Saves what changed since the last save (on close). */
+  /** Stops a catch-up at the next commit and saves what it indexed (a build resumes from there). */
   close(): Promise<void> {
+    this.closing = true;
     return this.serialized(async () => {
       if (this.unsaved > 0) await this.save();
     });
+  }
+
+  private async load(): Promise<void> {
+    if (!this.loaded && this.options.file) {
+      for (const commit of (await loadCommits(this.options.file)) ?? []) this.append(commit);
+      this.unsaved = 0;
+    }
+    this.loaded = true;
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {
@@ -83,8 +113,8 @@ export class ChangeIndex {
   }
 
   private async save(): Promise<void> {
-    if (!this.file) return;
-    await saveCommits(this.file, this.commits);
+    if (!this.options.file) return;
+    await saveCommits(this.options.file, this.commits);
     this.unsaved = 0;
   }
 
@@ -123,33 +153,46 @@ export class ChangeIndex {
     return changes[lo]?.path === path ? changes[lo] : undefined;
   }
 
+  /**
+   * Walks back from `head` to the first commit it knows, then indexes the new ones oldest
+   * first, in slices (see CatchUp). Only ids are held during the walk (each commit is read
+   * again to index it: cheaper than holding 100k commit messages). Stopped by close, it
+   * leaves a prefix of the history, from which the next catch-up goes on.
+   */
   private async follow(head: string): Promise<void> {
     const known = this.position.get(head);
     if (known !== undefined) return this.truncate(known + 1);
-    const newer: CommitInfo[] = [];
-    let oid: string | undefined = head;
-    let join: number | undefined;
-    while (oid !== undefined && (join = this.position.get(oid)) === undefined) {
-      const commit = await this.objects.commit(oid);
-      newer.push(commit);
-      oid = commit.parents[0];
-    }
-    this.truncate(join === undefined ? 0 : join + 1);
-    // A memo of its own, dropped after: a build diffs each commit with the one before, so only
-    // the last versions are worth keeping, and the repository's memo (20,000 trees, for
-    // writes) filled by a build held hundreds of MB.
-    const trees = new TreeStore(
-      (tree) => this.objects.tree(tree),
-      this.gitdir,
-      () => undefined,
-      TREES_KEPT,
-    );
-    let parentTree = join === undefined ? null : this.commits[join].tree;
-    for (const commit of newer.reverse()) {
-      const meta = commitMeta(commit);
-      const changes = classifyChanges(await diffFileEntries(trees, parentTree, commit.tree), meta.moved);
-      this.append({ oid: commit.oid, tree: commit.tree, time: commit.author.timestamp * 1000, meta, changes });
-      parentTree = commit.tree;
+    const catchUp = (this.catchUp = new CatchUp());
+    try {
+      const newer: string[] = [];
+      let oid: string | undefined = head;
+      let join: number | undefined;
+      while (oid !== undefined && (join = this.position.get(oid)) === undefined) {
+        if (this.closing) return;
+        newer.push(oid);
+        oid = (await this.objects.commit(oid)).parents[0];
+        await catchUp.pause();
+      }
+      this.truncate(join === undefined ? 0 : join + 1);
+      catchUp.total = newer.length;
+      // A memo of its own, dropped after: a build diffs each commit with the one before, so
+      // only the last versions are worth keeping.
+      const trees = new RawTreeDiff((tree) => this.objects.rawTree(tree), TREES_KEPT);
+      let parentTree = join === undefined ? null : this.commits[join].tree;
+      for (let i = newer.length - 1; i >= 0 && !this.closing; i--) {
+        const commit = await this.objects.commit(newer[i]);
+        const meta = commitMeta(commit);
+        const changes = classifyChanges(await trees.diff(parentTree, commit.tree), meta.moved);
+        this.append({ oid: commit.oid, tree: commit.tree, time: commit.author.timestamp * 1000, meta, changes });
+        parentTree = commit.tree;
+        catchUp.done += 1;
+        await catchUp.pause();
+      }
+    } finally {
+      this.catchUp = undefined;
+      // A long catch-up filled the packs' delta-base caches with old trees: held per vault
+      // for as long as it is open, they would be its largest memory.
+      if ((catchUp.total ?? 0) >= SAVE_AFTER) await this.objects.releaseCaches();
     }
   }
 

@@ -1,6 +1,6 @@
 import { QuireError } from '../errors.js';
 import type { Vault } from '../vault.js';
-import { ChangeIndex } from './change-index.js';
+import { ChangeIndex, type ChangeIndexOptions } from './change-index.js';
 import { activity, deletedPages, pageHistory, type HistoryFilter, type HistoryPage } from './history-queries.js';
 import { diffTexts, type TextDiff } from './page-diff.js';
 import { findVersion, resolveAt, versionAt, type Version, type Visible } from './page-versions.js';
@@ -39,12 +39,12 @@ export type PageDiff = { path: string; from: DiffSide; to: DiffSide; identical: 
 export class PageTimeline {
   private readonly index: ChangeIndex;
 
-  /** `file`: where the change index is saved between opens (none: rebuilt at each open). */
+  /** `options.file`: where the change index is saved between opens (none: rebuilt at each open). */
   constructor(
     private readonly vault: Vault,
-    file?: string,
+    options: ChangeIndexOptions = {},
   ) {
-    this.index = new ChangeIndex(vault.repo.objects, vault.repo.gitdir, file);
+    this.index = new ChangeIndex(vault.repo.objects, options);
   }
 
   memoryBytes(): number {

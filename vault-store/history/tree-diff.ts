@@ -41,19 +41,12 @@ export async function diffAllFiles(trees: TreeStore, before: string | null, afte
   return sortByPath(out);
 }
 
-/** File changes as diffFiles finds them, with each file's blob before the change (what history needs for deletes). */
-export async function diffFileEntries(trees: TreeStore, before: string | null, after: string | null): Promise<EntryChange[]> {
-  const out: EntryChange[] = [];
-  await diffAt(trees, before, after, '', out, false);
-  return sortByPath(out);
-}
-
 /** Page changes between two trees (see diffFiles). */
 export async function diffPages(trees: TreeStore, before: string | null, after: string | null): Promise<PathChange[]> {
   return (await diffFiles(trees, before, after)).filter((c) => isPagePath(c.path));
 }
 
-function sortByPath<T extends { path: string }>(changes: T[]): T[] {
+export function sortByPath<T extends { path: string }>(changes: T[]): T[] {
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
