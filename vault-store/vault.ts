@@ -252,7 +252,7 @@ export class Vault {
   }
 
   private async stageExternalEdits(batch: CommitBatch, paths: readonly string[], onSymlink?: OnSymlink): Promise<CommitEvent | undefined> {
-    const changes = await diffWorkingFiles(this.dir, this.manifest, paths, onSymlink);
+    const changes = await diffWorkingFiles(this.dir, this.manifest, paths, (fd) => this.repo.storeFile(fd), onSymlink);
     if (changes.length === 0) return undefined;
     const subject = changes.length === 1 ? `External edit of ${changes[0].path}` : `External edits to ${changes.length} files`;
     return batch.stage(EXTERNAL_AUTHOR, subject, changes);

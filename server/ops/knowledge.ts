@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { backlinksView, graphView, MAX_GRAPH_DEPTH } from '../../vault-store/knowledge/graph/graph-view.js';
 import { lint } from '../../vault-store/knowledge/lint/lint.js';
 import { stats } from '../../vault-store/knowledge/stats.js';
-import { normalizePrefix } from '../../vault-store/paths.js';
+import { isPagePath, normalizePrefix, normalizeVaultFilePath } from '../../vault-store/paths.js';
 import { seesWholeVault } from './agent-gate.js';
 import { defineOp, type OpContext } from './operation.js';
 import { visiblePath } from './pages.js';
@@ -10,6 +10,20 @@ import { indexedCommit, lintCounts, pageHit } from './outputs.js';
 import { folderPrefix, limit, pagePath } from './schemas.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
+
+const pageOrFilePath = pagePath.describe(
+  'Vault-relative page path (".md" may be omitted), or an attachment\'s path, e.g. "img/diagram.png"',
+);
+
+/**
+ * A node of the graph the caller may see: the attachment `raw` names when the vault has one
+ * there the caller may see, else a page by the page rules; so a hidden attachment is refused
+ * exactly as a missing one.
+ */
+function visibleNode(ctx: OpContext, raw: string): string {
+  const file = raw.normalize('NFC');
+  return !isPagePath(file) && ctx.vault.hasFile(file) && ctx.visible(file) ? normalizeVaultFilePath(file) : visiblePath(ctx, raw);
+}
 
 export function lintReport(ctx: OpContext) {
   const { knowledge } = ctx.vault;
@@ -55,18 +69,19 @@ export const search = defineOp({
 export const graph = defineOp({
   name: 'graph',
   description:
-    'The link graph: pages as nodes (with in/out link counts), links as edges, and unresolved links. Give path (and depth) for the neighbourhood of one page.',
+    'The link graph: pages and the attachments they embed or link as nodes (kind, in/out link counts), links as edges, and unresolved links to pages. Give path (and depth) for the neighbourhood of one page or attachment.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ path: pagePath.optional(), depth: z.coerce.number().int().min(0).max(MAX_GRAPH_DEPTH).optional() }),
+  input: z.object({ path: pageOrFilePath.optional(), depth: z.coerce.number().int().min(0).max(MAX_GRAPH_DEPTH).optional() }),
   output: z.object({
     nodes: z.array(
       z.object({
         path: z.string(),
-        title: z.string(),
+        title: z.string().describe("A page's title; an attachment's file name"),
         tags: z.array(z.string()),
-        in: z.number().int().describe('Links to this page'),
-        out: z.number().int().describe('Links from this page'),
+        kind: z.enum(['page', 'attachment']),
+        in: z.number().int().describe('Pages linking to this page or attachment'),
+        out: z.number().int().describe('Pages and attachments this page links to'),
       }),
     ),
     edges: z.array(z.object({ source: z.string(), target: z.string(), kind: z.enum(['wiki', 'markdown']) })),
@@ -76,23 +91,25 @@ export const graph = defineOp({
   mcp: { title: 'Link graph', annotations: READ_ONLY },
   handler: async (ctx, input) => {
     const { knowledge } = ctx.vault;
-    const path = input.path === undefined ? undefined : visiblePath(ctx, input.path);
-    return graphView(knowledge.metas, knowledge.graph, { path, depth: input.depth, visible: ctx.visible });
+    const path = input.path === undefined ? undefined : visibleNode(ctx, input.path);
+    const attachments = ctx.vault.attachmentPaths();
+    return graphView(knowledge.metas, knowledge.graph, { path, depth: input.depth, visible: ctx.visible, attachments });
   },
 });
 
 export const backlinks = defineOp({
   name: 'backlinks',
-  description: 'Pages that link to the given page.',
+  description: 'Pages that link to the given page, or that embed or link to the given attachment.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ path: pagePath }),
+  input: z.object({ path: pageOrFilePath }),
   output: z.object({ path: z.string(), backlinks: z.array(z.object({ path: z.string(), title: z.string() })) }),
   rest: { method: 'get', path: '/vault/backlinks/*path' },
   mcp: { title: 'Backlinks', annotations: READ_ONLY },
   handler: async (ctx, input) => {
     const { knowledge } = ctx.vault;
-    return backlinksView(knowledge.metas, knowledge.graph, visiblePath(ctx, input.path), ctx.visible);
+    const path = visibleNode(ctx, input.path);
+    return backlinksView(knowledge.metas, knowledge.graph, path, ctx.visible, ctx.vault.attachmentPaths());
   },
 });
 

@@ -245,6 +245,20 @@ describe('attack: an agent limited to projects/ learning about secret/', functio
     // A last answer of nothing would say that more pages exist, hidden ones.
     expect(answers).to.deep.equal([['projects/alpha.md'], ['projects/beta.md'], ['projects/y.md']]);
   });
+
+  it('answers graph and backlinks on a hidden attachment exactly like a missing one, and shows no hidden embed', async () => {
+    const put = await server.api('/vault/file/secret/plan.png', { method: 'PUT', key: owner, body: Buffer.from('png') });
+    expect(put.status).to.equal(201);
+    const page = { path: 'secret/embeds.md', content: '![[plan.png]] ![](../projects/open.png)' };
+    await (await server.services.vaults.get('dana')).pages.write(testAuthor, page);
+    for (const name of ['graph', 'backlinks']) {
+      const hidden = await as(agent, opNamed(name), { path: 'secret/plan.png' });
+      const missing = await as(agent, opNamed(name), { path: 'secret/none.png' });
+      expect(hidden.status, name).to.equal(404);
+      expect(JSON.stringify(hidden).replaceAll('secret/plan.png', 'secret/none.png'), name).to.equal(JSON.stringify(missing));
+    }
+    expect(JSON.stringify((await as(agent, opNamed('graph'), {})).body)).not.to.match(/plan\.png|embeds/);
+  });
 });
 
 /** A valid input for every operation beyond reading: refusals must come from the agent rules. */

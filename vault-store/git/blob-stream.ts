@@ -23,7 +23,7 @@ export function uploadDir(gitdir: string): string {
 }
 
 /** A loose object being written as bytes arrive: SHA-1 and deflate over `blob <size>\0` and the bytes, in one pass. */
-class ObjectSink {
+export class ObjectSink {
   private readonly sha = createHash('sha1');
   private readonly deflate: Deflate = createDeflate({ level: 1 });
   private readonly done: Promise<void>;
@@ -45,6 +45,10 @@ class ObjectSink {
 
   async write(chunk: Uint8Array): Promise<void> {
     if (!this.push(chunk)) await Promise.race([once(this.deflate, 'drain'), this.done]);
+  }
+
+  async writeAll(source: AsyncIterable<Uint8Array>): Promise<void> {
+    for await (const chunk of source) await this.write(chunk);
   }
 
   /** Finishes the object and moves it into `objects/`; returns its id and the path written. */
@@ -128,7 +132,7 @@ export async function storeBlobStream(
     }
     if (!sink) {
       sink = new ObjectSink(tmpObject, received);
-      for await (const chunk of createReadStream(file)) await sink.write(chunk as Buffer);
+      await sink.writeAll(createReadStream(file));
     }
     const { oid, path } = await sink.finish(gitdir);
     written(path);

@@ -5,8 +5,9 @@ import { Readable } from 'node:stream';
 import { inflateSync } from 'node:zlib';
 import { QuireError } from '../errors.js';
 import { inflateObject } from './inflate.js';
-import { looseBlobStream, looseHeader, type ByteRange } from './loose-blob.js';
-import { PackFile, type PackedObject } from './pack-file.js';
+import type { ByteRange } from './inflate-stream.js';
+import { looseBlobStream, looseHeader } from './loose-blob.js';
+import { PackFile, type ObjectHeader, type PackedObject } from './pack-file.js';
 import { parseTree } from './tree-parse.js';
 
 const AUTHOR = /^(.*) <(.*)> (\d+) [+-]\d{4}$/;
@@ -45,19 +46,28 @@ export class ObjectReader {
     return this.read(oid, 'blob');
   }
 
-  /** A blob's size: from a loose object's header alone; a packed one is read (packs come from pushes and `git gc`). */
+  /** A blob's size from its object's header alone, loose or packed (packs come from pushes and `git gc`). */
   async blobSize(oid: string): Promise<number> {
     checkOid(oid);
-    const header = await looseHeader(this.pathOf(oid));
-    if (header?.type === 'blob') return header.size;
-    return (await this.blob(oid)).byteLength;
+    const header = await this.header(oid);
+    if (header.type !== 'blob') throw new Error(`Object ${oid} is a ${header.type}, not a blob`);
+    return header.size;
   }
 
-  /** A blob's bytes (or `range` of them) as a stream: a loose one is inflated as it is sent, never held whole. */
+  /**
+   * A blob's bytes (or `range` of them) as a stream, inflated as they are sent, never held
+   * whole; except a deltified packed blob, rebuilt whole from its base (see PackFile.stream).
+   */
   async blobStream(oid: string, range?: ByteRange): Promise<Readable> {
     checkOid(oid);
     const path = this.pathOf(oid);
     if (existsSync(path)) return looseBlobStream(path, range);
+    const { pack, offset } = await this.locate(oid, true);
+    const streamed = await pack.stream(offset, range);
+    if (streamed) {
+      if (streamed.type !== 'blob') throw new Error(`Object ${oid} is a ${streamed.type}, not a blob`);
+      return streamed.content;
+    }
     const data = await this.blob(oid);
     return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
   }
@@ -109,24 +119,45 @@ export class ObjectReader {
     return deflated ? unwrap(await inflateObject(deflated)) : this.fromPacks(oid);
   }
 
-  private async packed(oid: string): Promise<PackedObject | undefined> {
-    this.packs ??= this.openPacks();
-    for (const pack of await this.packs) {
-      const offset = pack.find(oid);
-      if (offset !== undefined) return pack.read(offset, (base) => this.anyObject(base));
-    }
-    return undefined;
+  /** Any object's type and size, loose or packed, without inflating its content; also how a REF_DELTA's base type is found. */
+  private async header(oid: string): Promise<ObjectHeader> {
+    const found = await this.locate(oid, false);
+    if (found) return found.pack.header(found.offset, (base) => this.header(base));
+    const loose = await looseHeader(this.pathOf(oid));
+    if (loose) return loose;
+    const { pack, offset } = await this.locate(oid, true);
+    return pack.header(offset, (base) => this.header(base));
   }
 
   /**
-   * Quire never repacks, but `git gc` run by hand moves loose objects into a new pack: an
-   * object found nowhere re-reads the pack list once before it is called missing.
+   * The pack holding `oid` and where. Quire never repacks, but `git gc` run by hand moves
+   * loose objects into a new pack: with `reload`, an object in no pack known re-reads the
+   * pack list once before it is called missing (an error).
    */
-  private async fromPacks(oid: string): Promise<PackedObject> {
+  private async locate(oid: string, reload: true): Promise<{ pack: PackFile; offset: number }>;
+  private async locate(oid: string, reload: false): Promise<{ pack: PackFile; offset: number } | undefined>;
+  private async locate(oid: string, reload: boolean): Promise<{ pack: PackFile; offset: number } | undefined> {
+    this.packs ??= this.openPacks();
+    for (const pack of await this.packs) {
+      const offset = pack.find(oid);
+      if (offset !== undefined) return { pack, offset };
+    }
+    if (!reload) return undefined;
     this.packs = this.openPacks();
-    const packed = await this.packed(oid);
-    if (!packed) throw new Error(`Could not find object ${oid}`);
-    return packed;
+    const found = await this.locate(oid, false);
+    if (!found) throw new Error(`Could not find object ${oid}`);
+    return found;
+  }
+
+  private async packed(oid: string): Promise<PackedObject | undefined> {
+    const found = await this.locate(oid, false);
+    return found?.pack.read(found.offset, (base) => this.anyObject(base));
+  }
+
+  /** An object not found loose nor in the packs first read: `git gc` may have packed it since (see locate). */
+  private async fromPacks(oid: string): Promise<PackedObject> {
+    const { pack, offset } = await this.locate(oid, true);
+    return pack.read(offset, (base) => this.anyObject(base));
   }
 
   private async openPacks(): Promise<PackFile[]> {

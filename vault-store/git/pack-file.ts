@@ -1,7 +1,10 @@
 import fs, { promises as fsp } from 'node:fs';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { applyDelta } from './apply-delta.js';
 import { inflateObject } from './inflate.js';
+import { inflatedRange, type ByteRange } from './inflate-stream.js';
+import { baseDistance, deltaResultSize, entryHeader, HEADER_PROBE } from './pack-entry.js';
 
 const readAt = promisify(fs.read);
 // A pack's descriptor lives as long as its reader does: closed when the reader is collected.
@@ -15,16 +18,23 @@ const REF_DELTA = 7;
  * (git repack): a 64-entry cache thrashed once a vault had more folders than that, and each
  * read then resolved its chain again (11 object reads a tree on the 10k-page bench).
  */
+const BASE_BYTES = 16 * 2 ** 20;
 /**
  * Below this, a thread-pool round trip costs more than a positional read on the spot (as
  * for inflating, inflate.ts): a history build reads thousands of small trees one by one.
  */
 const INLINE_BYTES = 64 * 1024;
-const BASE_BYTES = 16 * 2 ** 20;
+/** Bytes of a packed object read at a time when it is streamed. */
+const STREAM_CHUNK = 256 * 1024;
 
 export interface PackedObject {
   type: string;
   data: Buffer;
+}
+
+export interface ObjectHeader {
+  type: string;
+  size: number;
 }
 
 /**
@@ -100,6 +110,58 @@ export class PackFile {
     return lo < this.starts.length ? this.starts[lo] : this.packEnd;
   }
 
+  /**
+   * The type and size of the object at `offset`, from its header alone: a delta's size is
+   * the start of the delta, its type its base's (found by offset, or through `lookup`).
+   */
+  async header(offset: number, lookup: (oid: string) => Promise<ObjectHeader>, probe = HEADER_PROBE): Promise<ObjectHeader> {
+    const end = this.end(offset);
+    const raw = Buffer.allocUnsafe(Math.min(probe, end - offset));
+    await readAt(this.fd, raw, 0, raw.length, offset);
+    const { code, size, at } = entryHeader(raw);
+    if (code !== OFS_DELTA && code !== REF_DELTA) return { type: TYPES[code], size };
+    const { back, at: delta } = code === OFS_DELTA ? baseDistance(raw, at) : { back: 0, at: at + 20 };
+    const result = deltaResultSize(raw.subarray(delta));
+    // A prefix too short for the delta's sizes: read more of it (never more than the entry).
+    if (result === undefined) {
+      if (raw.length === end - offset) throw new Error(`Malformed delta at ${offset}`);
+      return this.header(offset, lookup, probe * 16);
+    }
+    const base = code === OFS_DELTA ? await this.header(offset - back, lookup) : await lookup(raw.subarray(at, at + 20).toString('hex'));
+    return { type: base.type, size: result };
+  }
+
+  /**
+   * The content of the object at `offset` (or `range` of it), inflated as it is read; undefined
+   * for a delta, which is rebuilt whole from its base (`read`). git stores big files whole:
+   * it deltifies nothing above core.bigFileThreshold (512 MiB), and below it the newest
+   * version of a file is the one kept whole, the older ones deltas against it.
+   */
+  async stream(offset: number, range?: ByteRange): Promise<{ type: string; content: Readable } | undefined> {
+    const end = this.end(offset);
+    const raw = Buffer.allocUnsafe(Math.min(HEADER_PROBE, end - offset));
+    await readAt(this.fd, raw, 0, raw.length, offset);
+    const { code, at } = entryHeader(raw);
+    if (code === OFS_DELTA || code === REF_DELTA) return undefined;
+    // Nothing is read until the content is consumed.
+    return { type: TYPES[code], content: inflatedRange(Readable.from(this.bytes(offset + at, end)), { range, skipHeader: false }) };
+  }
+
+  /**
+   * Bytes `from` to `to` of the pack, a chunk at a time, by positional reads of the reader's
+   * own descriptor: a `git gc` since may have deleted the pack, still readable through it,
+   * and the generator holds the reader (whose collection closes the descriptor) until done.
+   */
+  private async *bytes(from: number, to: number): AsyncGenerator<Buffer> {
+    for (let at = from; at < to;) {
+      const chunk = Buffer.allocUnsafe(Math.min(STREAM_CHUNK, to - at));
+      const { bytesRead } = await readAt(this.fd, chunk, 0, chunk.length, at);
+      if (bytesRead === 0) throw new Error('pack file ends early');
+      at += bytesRead;
+      yield chunk.subarray(0, bytesRead);
+    }
+  }
+
   async read(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {
     const object = await this.readAt(offset, lookup);
     // History walks read a folder's tree version after version, and in a pack each is often
@@ -113,19 +175,11 @@ export class PackFile {
     const raw = Buffer.allocUnsafe(end - offset);
     if (raw.length < INLINE_BYTES) fs.readSync(this.fd, raw, 0, raw.length, offset);
     else await readAt(this.fd, raw, 0, raw.length, offset);
-    let at = 0;
-    let byte = raw[at++];
-    const type = (byte >> 4) & 7;
-    while (byte & 0x80) byte = raw[at++];
+    const { code: type, at } = entryHeader(raw);
     if (type === OFS_DELTA) {
-      byte = raw[at++];
-      let back = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = raw[at++];
-        back = (back + 1) * 128 + (byte & 0x7f);
-      }
+      const { back, at: delta } = baseDistance(raw, at);
       const base = await this.base(offset - back, lookup);
-      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(at))) };
+      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(delta))) };
     }
     if (type === REF_DELTA) {
       const base = await lookup(raw.subarray(at, at + 20).toString('hex'));

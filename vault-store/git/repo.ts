@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { storeBlobStream, uploadDir, type StoredBlob } from './blob-stream.js';
 import { durableFs } from './durable-fs.js';
+import { storeOpenFile } from './file-blob.js';
 import { fileSystemOf, writeNewRepoConfig, type FileSystemProbe } from './fs-probe.js';
 import { LockFile, removeOwnStaleLocks } from './lock-file.js';
 import { ObjectReader } from './object-reader.js';
@@ -30,7 +31,7 @@ export interface BranchLock {
 
 export type { CommitInfo, Signature } from './object-reader.js';
 export type { StoredBlob } from './blob-stream.js';
-export type { ByteRange } from './loose-blob.js';
+export type { ByteRange } from './inflate-stream.js';
 
 /**
  * Plumbing over one non-bare repository. Objects are read by our `ObjectReader` and
@@ -180,6 +181,11 @@ export class GitRepo {
   /** Streams bytes into a blob, never holding them whole (see storeBlobStream); the commit moves `file` into the folder. */
   storeBlob(source: AsyncIterable<Uint8Array>, options: { size?: number; maxBytes: number }): Promise<StoredBlob> {
     return storeBlobStream(this.gitdir, source, options, this.trackObject);
+  }
+
+  /** Stores an open working file as a blob, read as a stream (see storeOpenFile). */
+  storeFile(fd: number): Promise<{ oid: string; size: number }> {
+    return storeOpenFile(this.gitdir, fd, this.trackObject);
   }
 
   async commit(input: CommitFields): Promise<string> {

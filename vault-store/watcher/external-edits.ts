@@ -5,7 +5,7 @@ import { QuireError } from '../errors.js';
 import { normalizeFilePath, normalizePagePath } from '../paths.js';
 import { symlinkOnPath } from '../symlinks.js';
 import type { CommitEvent, Vault } from '../vault.js';
-import { diffWorkingFiles, isNeverCommitted, listWorkingFiles, type OnSymlink, type PathFilter } from '../worktree/working-files.js';
+import { changedWorkingFiles, isNeverCommitted, listWorkingFiles, type OnSymlink, type PathFilter } from '../worktree/working-files.js';
 
 export interface ExternalEditOptions {
   /** Told about each file left out because its path breaks the path rules, and each symbolic link (reason "symlink"). */
@@ -101,7 +101,7 @@ export async function uncommittedEdits(
   if (paths.length === 0) return [];
   const ignore = await rulesFor(vault, paths, options);
   const files = [...(await affectedFiles(vault, paths, ignore))].filter((path) => invalidPathReason(path) === undefined);
-  return (await diffWorkingFiles(vault.dir, vault.manifest, files)).map((change) => change.path);
+  return changedWorkingFiles(vault.dir, vault.manifest, files);
 }
 
 /**
@@ -123,7 +123,7 @@ export async function externalEditsPending(
   const ignore = await rulesFor(vault, paths, options);
   const files = [...(await affectedFiles(vault, paths, ignore, onSymlink, () => (leftover = true)))];
   if (link || leftover || files.some((path) => invalidPathReason(path) !== undefined)) return true;
-  return (await diffWorkingFiles(vault.dir, vault.manifest, files, onSymlink)).length > 0 || link;
+  return (await changedWorkingFiles(vault.dir, vault.manifest, files, onSymlink)).length > 0 || link;
 }
 
 /**

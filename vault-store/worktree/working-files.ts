@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSyn
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { StoredBlob } from '../git/blob-stream.js';
+import { hashOpenFile } from '../git/file-blob.js';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
 import { parentOf, symlinkOnPath } from '../symlinks.js';
@@ -32,8 +33,9 @@ export interface PathFilter {
 }
 
 /**
- * One file to change: new bytes, a blob already streamed into git (an upload, whose copy is
- * moved into the folder), or null to delete. Paths are already validated.
+ * One file to change: new bytes, a blob already streamed into git (an upload, whose copy
+ * `file` is moved into the folder; or a big working file, `file` itself), or null to
+ * delete. Paths are already validated.
  */
 export interface FileChange {
   path: string;
@@ -87,10 +89,23 @@ export async function listWorkingFiles(
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
- * The bytes of a working file; null when there is no regular file there; or the symbolic
- * link (the file itself or a folder above it) that stands in the way, never read through.
+ * Above this a working file is hashed, and stored when it changed, as a stream, never read
+ * whole: an attachment can be hundreds of MiB. Pages (0.75 MiB at most by default) stay on
+ * the synchronous whole-file path that is fastest for many small files.
  */
-function readWorkingFile(root: string, path: string, known: Map<string, boolean>): Uint8Array | null | { symlink: string } {
+const WHOLE_READ_BYTES = 1024 * 1024;
+
+/** A working file too big to read whole, left open (read through the descriptor, never by path again). */
+interface BigFile {
+  fd: number;
+}
+
+/**
+ * The bytes of a working file (or, for a big one, the open file); null when there is no
+ * regular file there; or the symbolic link (the file itself or a folder above it) that
+ * stands in the way, never read through.
+ */
+function readWorkingFile(root: string, path: string, known: Map<string, boolean>): Uint8Array | BigFile | null | { symlink: string } {
   const link = symlinkOnPath(root, parentOf(path), known);
   if (link !== undefined) return { symlink: link };
   let fd: number;
@@ -102,34 +117,53 @@ function readWorkingFile(root: string, path: string, known: Map<string, boolean>
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
   }
+  let keepOpen = false;
   try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    if (st.size <= WHOLE_READ_BYTES) return readFileSync(fd);
+    keepOpen = true;
+    return { fd };
   } finally {
-    closeSync(fd);
+    if (!keepOpen) closeSync(fd);
   }
 }
 
+/** Stores an open working file as a blob (FileBlobs.storeOpenFile): its id and size. */
+export type StoreFile = (fd: number) => Promise<{ oid: string; size: number }>;
+
 /**
- * The working files at `paths` whose bytes differ from HEAD, as changes to commit: new or
- * edited files carry their bytes, a file HEAD has but the folder lacks is a delete. A path
- * at or beneath a symbolic link is no change at all (HEAD keeps what it has there) and the
- * link goes to `onSymlink`.
+ * Walks the working files at `paths` and calls `changed` with each one whose bytes differ
+ * from HEAD: its bytes, an open big file with its streamed id and size (`store` given:
+ * stored in git), or null for a file HEAD has but the folder lacks. A path at or beneath a
+ * symbolic link is no change at all (HEAD keeps what it has there) and the link goes to
+ * `onSymlink`.
  */
-export async function diffWorkingFiles(
+async function scanWorkingFiles(
   root: string,
   manifest: Manifest,
   paths: readonly string[],
-  onSymlink?: OnSymlink,
-): Promise<FileChange[]> {
-  const changes: FileChange[] = [];
+  onSymlink: OnSymlink | undefined,
+  store: StoreFile | undefined,
+  changed: (path: string, content: FileChange['content']) => void,
+): Promise<void> {
   const known = new Map<string, boolean>();
   let sliceStart = performance.now();
   for (const path of [...paths].sort()) {
     const file = readWorkingFile(root, path, known);
+    const atHead = manifest.get(path)?.oid ?? null;
     if (file !== null && 'symlink' in file) onSymlink?.(file.symlink);
-    else {
-      const oid = file === null ? null : hashBlob(file);
-      if (oid !== (manifest.get(path)?.oid ?? null)) changes.push({ path, content: file, inWorkingTree: true });
+    else if (file === null || file instanceof Uint8Array) {
+      if ((file === null ? null : hashBlob(file)) !== atHead) changed(path, file);
+    } else {
+      try {
+        const hashed = await hashOpenFile(file.fd);
+        // Read again to store it only when it changed: a big file is hashed far more often than it changes.
+        const blob = hashed.oid === atHead || !store ? hashed : await store(file.fd);
+        if (blob.oid !== atHead) changed(path, { ...blob, file: join(root, path) });
+      } finally {
+        closeSync(file.fd);
+      }
     }
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
@@ -138,5 +172,34 @@ export async function diffWorkingFiles(
       sliceStart = performance.now();
     }
   }
+}
+
+/**
+ * The working files at `paths` whose bytes differ from HEAD, as changes to commit: new or
+ * edited files carry their bytes, or (big ones) are stored in git as they are read with
+ * `store` and carry the blob; a file HEAD has but the folder lacks is a delete. Links as
+ * for `scanWorkingFiles`.
+ */
+export async function diffWorkingFiles(
+  root: string,
+  manifest: Manifest,
+  paths: readonly string[],
+  store: StoreFile,
+  onSymlink?: OnSymlink,
+): Promise<FileChange[]> {
+  const changes: FileChange[] = [];
+  await scanWorkingFiles(root, manifest, paths, onSymlink, store, (path, content) => changes.push({ path, content, inWorkingTree: true }));
   return changes;
+}
+
+/** The paths among `paths` whose working file differs from HEAD (`diffWorkingFiles` without storing anything). */
+export async function changedWorkingFiles(
+  root: string,
+  manifest: Manifest,
+  paths: readonly string[],
+  onSymlink?: OnSymlink,
+): Promise<string[]> {
+  const changed: string[] = [];
+  await scanWorkingFiles(root, manifest, paths, onSymlink, undefined, (path) => changed.push(path));
+  return changed;
 }

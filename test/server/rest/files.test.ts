@@ -174,7 +174,7 @@ describe('REST files (attachments)', () => {
     ]);
   });
 
-  it('resolves embeds and links to attachments: lint reports the missing ones, health counts the unreferenced', async () => {
+  it('resolves embeds and links to attachments: lint reports the missing ones, health counts the unreferenced, graph and backlinks show them', async () => {
     await put('img/a.png', PNG);
     await put('docs/b.pdf', Buffer.from('%PDF'));
     await put('unused/c.png', PNG);
@@ -194,6 +194,19 @@ describe('REST files (attachments)', () => {
     expect(lint.findings.filter((f: { rule: string }) => f.rule === 'broken-link')).to.deep.equal([]);
     const health = await (await server.api('/vault/health', { key })).json();
     expect(health.attachments).to.deep.equal({ total: 3, unreferenced: 1 });
+
+    const backlinks = await (await server.api('/vault/backlinks/img/a.png', { key })).json();
+    expect(backlinks).to.deep.equal({ path: 'img/a.png', backlinks: [{ path: 'notes/n.md', title: 'N' }] });
+    expect((await server.api('/vault/backlinks/img/none.png', { key })).status).to.equal(404);
+    const graph = await (await server.api('/vault/graph', { key })).json();
+    expect(graph.nodes.map((n: { path: string; kind: string }) => `${n.kind}:${n.path}`)).to.deep.equal([
+      'attachment:docs/b.pdf',
+      'attachment:img/a.png',
+      'page:notes/n.md',
+    ]);
+    expect(graph.edges).to.deep.include({ source: 'notes/n.md', target: 'docs/b.pdf', kind: 'markdown' });
+    const around = await (await server.api(`/vault/graph?path=${encodeURIComponent('docs/b.pdf')}`, { key })).json();
+    expect(around.nodes.map((n: { path: string }) => n.path)).to.deep.equal(['docs/b.pdf', 'notes/n.md']);
   });
 
   it('lists attachments that arrive through the folder or an outside git commit, in files and in the change feed', async function () {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import git from 'isomorphic-git';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTree } from '../../../vault-store/git/tree-parse.js';
 import { ObjectReader } from '../../../vault-store/git/object-reader.js';
@@ -39,6 +40,8 @@ describe('ObjectReader', () => {
       const reader = new ObjectReader(v.vault.repo.gitdir);
       for (const oid of [...blobs, v.vault.manifest.get('loose.md')!.oid]) {
         expect(Buffer.from(await reader.blob(oid)).equals(catFile(v.dir, oid)), oid).to.equal(true);
+        // From the headers alone: a delta's own, its base's type (by offset or by id).
+        expect(await reader.blobSize(oid), oid).to.equal(catFile(v.dir, oid).length);
       }
       const head = await reader.commit(v.vault.head);
       expect(head).to.deep.include({
@@ -60,6 +63,53 @@ describe('ObjectReader', () => {
     expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
     expect(Buffer.from(await reader.blob(oid)).toString()).to.equal('before the gc');
     expect((await reader.commit(v.vault.head)).tree).to.equal(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
+  });
+});
+
+describe('ObjectReader on packed blobs', () => {
+  let v: TempVault;
+  afterEach(() => v?.cleanup());
+
+  const collect = async (stream: AsyncIterable<Buffer>) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return chunks;
+  };
+
+  it('streams a packed blob and gives sizes from the pack headers; the older version, a delta after git gc, is rebuilt', async () => {
+    v = await tempVault();
+    const commit = (m: string) => gitIn(v.dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-am', m);
+    const v1 = randomBytes(3 * 1024 * 1024);
+    writeFileSync(join(v.dir, 'big.bin'), v1);
+    gitIn(v.dir, 'add', 'big.bin');
+    commit('v1');
+    const v2 = Buffer.concat([v1.subarray(0, 1000), Buffer.from('a small edit'), v1.subarray(1000)]);
+    writeFileSync(join(v.dir, 'big.bin'), v2);
+    commit('v2');
+    const [newer, older] = ['HEAD:big.bin', 'HEAD~1:big.bin'].map((rev) => gitIn(v.dir, 'rev-parse', rev).trim());
+    gitIn(v.dir, 'gc', '-q', '--prune=now');
+    expect(gitIn(v.dir, 'count-objects', '-v')).to.match(/^count: 0$/m);
+    const idx = readdirSync(join(v.dir, '.git/objects/pack')).find((n) => n.endsWith('.idx'))!;
+    // git keeps the newest version whole and the older one as a delta against it.
+    const layout = gitIn(v.dir, 'verify-pack', '-v', `.git/objects/pack/${idx}`);
+    expect(layout).to.match(new RegExp(`^${older} blob .* ${newer}$`, 'm'));
+
+    const reader = new ObjectReader(v.vault.repo.gitdir);
+    expect(await reader.blobSize(newer)).to.equal(v2.length);
+    expect(await reader.blobSize(older)).to.equal(v1.length);
+    const whole = await collect(await reader.blobStream(newer));
+    expect(whole.length, 'inflated chunk by chunk, not in one piece').to.be.greaterThan(4);
+    expect(Buffer.concat(whole).equals(v2)).to.equal(true);
+    const range = Buffer.concat(await collect(await reader.blobStream(newer, { start: 999, end: 200_000 })));
+    expect(range.equals(v2.subarray(999, 200_001))).to.equal(true);
+    expect(Buffer.concat(await collect(await reader.blobStream(older))).equals(v1)).to.equal(true);
+    expect(Buffer.concat(await collect(await reader.blobStream(older, { start: 5, end: 9 }))).equals(v1.subarray(5, 10))).to.equal(true);
+    const tree = gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim();
+    const refused = await reader.blobSize(tree).catch((err: Error) => err);
+    expect(refused)
+      .to.be.instanceOf(Error)
+      .with.property('message')
+      .that.matches(/not a blob/);
   });
 });
 

@@ -1,10 +1,12 @@
+import type { PageLink } from '../../page.js';
 import { pageLinks, type PageMeta } from '../page-meta.js';
-import { attachmentTarget, nameKey } from './link-query.js';
+import { attachmentTarget, mayLinkAttachment, nameKey } from './link-query.js';
 
 /** A link from a page to an attachment, as written, with the file it resolves to (or null). */
 export interface AttachmentLink {
   source: string;
   target: string;
+  kind: PageLink['kind'];
   line: number;
   resolved: string | null;
 }
@@ -44,11 +46,12 @@ export class AttachmentIndex {
   /** The links of `page` that point at attachments, each resolved. */
   linksOf(page: PageMeta): AttachmentLink[] {
     const found: AttachmentLink[] = [];
+    if (!mayLinkAttachment(page.packedLinks)) return found;
     for (const link of pageLinks(page)) {
       const target = attachmentTarget(link);
       if (target === undefined) continue;
       const resolved = link.kind === 'markdown' ? (this.exact.has(target) ? target : null) : this.byWikiName(target, page.path);
-      found.push({ source: page.path, target: link.target, line: link.line, resolved });
+      found.push({ source: page.path, target: link.target, kind: link.kind, line: link.line, resolved });
     }
     return found;
   }

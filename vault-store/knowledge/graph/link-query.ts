@@ -17,6 +17,19 @@ const ATTACHMENT =
 // Markdown links name files exactly, so any extension but .md means "not a page".
 const EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
 
+/**
+ * In a page's packed links (page-meta.ts: JSON strings), a target ending in an extension
+ * other than ".md": a page with none links to no attachment. A test on the packed string,
+ * so the views that look for attachment links over the whole vault parse only the few pages
+ * that have one (10k pages: 125 ms parsing them all).
+ */
+const NAMES_FILE = /\.(?!md\s*")[A-Za-z0-9]{1,8}\s*"/i;
+
+/** False when no link in `packedLinks` can point at an attachment (`attachmentTarget`); true may be a false alarm. */
+export function mayLinkAttachment(packedLinks: string): boolean {
+  return NAMES_FILE.test(packedLinks);
+}
+
 /** Obsidian compares names case-insensitively; NFC so typed NFD names match NFC paths. */
 export function nameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();

@@ -19,7 +19,7 @@ describe('graphView and backlinksView', () => {
     const { metas, graph } = graphOf(pages);
     const view = graphView(metas, graph);
     expect(view.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'e.md', 'private/Secret.md', 'private/bridge.md']);
-    expect(view.nodes[0]).to.deep.equal({ path: 'a.md', title: 'Page A', tags: ['alpha'], in: 2, out: 1 });
+    expect(view.nodes[0]).to.deep.equal({ path: 'a.md', title: 'Page A', tags: ['alpha'], kind: 'page', in: 2, out: 1 });
     expect(view.edges).to.deep.include({ source: 'e.md', target: 'b.md', kind: 'markdown' });
     expect(view.edges).to.have.length(8);
     expect(view.unresolved).to.deep.equal([
@@ -100,5 +100,67 @@ describe('graphView and backlinksView', () => {
     expect(() => backlinksView(metas, graph, 'private/Secret.md', notPrivate))
       .to.throw()
       .with.property('code', 'NOT_FOUND');
+  });
+
+  describe('with attachments', () => {
+    // a embeds img/a.png by path and links a PDF by name; c embeds the image by name; private/ embeds a hidden scan.
+    const withFiles = {
+      ...pages,
+      'a.md': '# Page A\n#alpha\n[[b]] ![](img/a.png) [[report.pdf]]',
+      'c.md': '[[d]] ![[a.png]] ![[missing.png]]',
+      'private/bridge.md': '[[a]] [[d]] ![[secret/scan.jpg]]',
+    };
+    const attachments = ['docs/report.pdf', 'img/a.png', 'img/unused.png', 'secret/scan.jpg'];
+    const noSecrets = (path: string) => notPrivate(path) && !path.startsWith('secret/');
+
+    it('adds the attachments pages embed or link as nodes of kind attachment, with their edges and counts', () => {
+      const { metas, graph } = graphOf(withFiles);
+      const view = graphView(metas, graph, { attachments, visible: noSecrets });
+      expect(view.nodes.filter((n) => n.kind === 'attachment')).to.deep.equal([
+        { path: 'docs/report.pdf', title: 'report.pdf', tags: [], kind: 'attachment', in: 1, out: 0 },
+        { path: 'img/a.png', title: 'a.png', tags: [], kind: 'attachment', in: 2, out: 0 },
+      ]);
+      expect(view.nodes.map((n) => n.path)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'docs/report.pdf', 'e.md', 'img/a.png']);
+      expect(view.nodes.find((n) => n.path === 'a.md')).to.include({ kind: 'page', out: 3 });
+      expect(view.edges).to.deep.include.members([
+        { source: 'a.md', target: 'img/a.png', kind: 'markdown' },
+        { source: 'a.md', target: 'docs/report.pdf', kind: 'wiki' },
+        { source: 'c.md', target: 'img/a.png', kind: 'wiki' },
+      ]);
+      expect(JSON.stringify(view)).not.to.match(/secret|unused/);
+    });
+
+    it('centres a neighbourhood on an attachment, one step beyond the pages embedding it', () => {
+      const { metas, graph } = graphOf(withFiles);
+      const at = (depth: number) =>
+        graphView(metas, graph, { path: 'img/a.png', depth, attachments, visible: noSecrets }).nodes.map((n) => n.path);
+      expect(at(0)).to.deep.equal(['img/a.png']);
+      expect(at(1)).to.deep.equal(['a.md', 'c.md', 'img/a.png']);
+      expect(at(2)).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md', 'docs/report.pdf', 'img/a.png']);
+      expect(graphView(metas, graph, { path: 'c.md', depth: 1, attachments }).nodes.map((n) => n.path)).to.include('img/a.png');
+      expect(() => graphView(metas, graph, { path: 'secret/scan.jpg', attachments, visible: noSecrets }))
+        .to.throw()
+        .with.property('code', 'NOT_FOUND');
+    });
+
+    it('lists the pages embedding an attachment as its backlinks, hidden ones left out', () => {
+      const { metas, graph } = graphOf(withFiles);
+      expect(backlinksView(metas, graph, 'img/a.png', notPrivate, attachments)).to.deep.equal({
+        path: 'img/a.png',
+        backlinks: [
+          { path: 'a.md', title: 'Page A' },
+          { path: 'c.md', title: 'c' },
+        ],
+      });
+      expect(backlinksView(metas, graph, 'img/unused.png', undefined, attachments).backlinks).to.deep.equal([]);
+      expect(backlinksView(metas, graph, 'secret/scan.jpg', undefined, attachments).backlinks.map((b) => b.path)).to.deep.equal([
+        'private/bridge.md',
+      ]);
+      for (const hidden of ['secret/scan.jpg', 'img/none.png']) {
+        expect(() => backlinksView(metas, graph, hidden, noSecrets, attachments))
+          .to.throw()
+          .with.property('code', 'NOT_FOUND');
+      }
+    });
   });
 });
