@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
 
 /**
- * The text of the last synced version of each page (DIR/.quire-sync/base/<2 hex>/<38 hex>, by blob id): the
- * base of a three-way merge when both sides changed it. A cache, so it is written without
+ * The text of the last synced version of each page (DIR/.quire-sync/base/<2 hex>/<38 hex>, by
+ * blob id): the base of a three-way merge when both sides changed it. A cache, so it is written without
  * fsync and checked on read: a copy a crash left torn reads as missing, and a missing base
  * only means a conflict copy instead of a merge, never a lost edit.
  */
@@ -17,7 +17,13 @@ export class BaseStore {
     mkdirSync(this.folder, { recursive: true });
   }
 
-  put(hash: string, bytes: Uint8Array): void {
+  /** Only pages are ever merged: an attachment's base would be a second copy of every file for nothing. */
+  keeps(path: string): boolean {
+    return path.endsWith('.md');
+  }
+
+  put(path: string, hash: string, bytes: Uint8Array): void {
+    if (!this.keeps(path)) return;
     // Written in place: a copy cut short fails its hash check in `get`.
     const shard = hash.slice(0, 2);
     if (!this.made.has(shard)) {

@@ -1,18 +1,3 @@
-import { diff3Merge } from 'node-diff3';
-
-/**
- * Three-way merge of text, line by line (diff3, as git merges): the merged text, or
- * undefined when both sides changed the same lines differently.
- */
-export function mergeText(base: string, local: string, remote: string): string | undefined {
-  const out: string[] = [];
-  for (const region of diff3Merge(local.split('\n'), base.split('\n'), remote.split('\n'))) {
-    if (region.conflict) return undefined;
-    out.push(...(region.ok ?? []));
-  }
-  return out.join('\n');
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Bytes as text, or undefined when they are not UTF-8 (binary files are never merged). */

@@ -35,22 +35,47 @@ export class HttpClient {
   }
 
   async request(method: string, path: string, json?: unknown): Promise<HttpAnswer> {
-    const attempts = this.options.attempts ?? 8;
+    const res = await this.fetch(method, path, {
+      headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    return this.answer(res, method, path);
+  }
+
+  /**
+   * A request whose success is not JSON (a file's bytes): the response itself, its body
+   * unread; an error answer is turned into a SyncError as for `request`. `retry` false: one
+   * attempt (a long-poll, whose caller decides when to ask again).
+   */
+  async raw(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal; retry?: boolean } = {},
+  ): Promise<Response> {
+    const res = await this.fetch(method, path, init);
+    if (res.ok || res.status === 304) return res;
+    await this.answer(res, method, path);
+    throw new SyncError('server', `${method} ${path.split('?')[0]} answered ${res.status}`);
+  }
+
+  private async fetch(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal; retry?: boolean },
+  ): Promise<Response> {
+    const attempts = init.retry === false ? 1 : (this.options.attempts ?? 8);
     let delay = this.options.backoffMs ?? 250;
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
         res = await fetch(`${this.base}${path}`, {
           method,
-          headers: {
-            authorization: `Bearer ${this.options.key}`,
-            accept: 'application/json',
-            ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: json === undefined ? undefined : JSON.stringify(json),
+          headers: { authorization: `Bearer ${this.options.key}`, ...init.headers },
+          body: init.body,
+          signal: init.signal,
         });
       } catch (err) {
-        if (attempt >= attempts) throw unreachable(this.base, err);
+        if (attempt >= attempts || init.signal?.aborted) throw unreachable(this.base, err);
         await this.wait(`cannot reach ${this.base} (${causeOf(err)})`, delay);
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
         continue;
@@ -62,7 +87,7 @@ export class HttpClient {
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
         continue;
       }
-      return this.answer(res, method, path);
+      return res;
     }
   }
 

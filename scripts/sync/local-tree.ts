@@ -14,7 +14,7 @@ export interface LocalFile {
 
 export interface LocalScan {
   files: Map<string, LocalFile>;
-  /** Files the transport cannot carry (attachments before the file API). */
+  /** Files the transport cannot carry (names the server's file rules refuse, such as hidden folders). */
   skipped: number;
   /** Files that changed while being read: left out of this pass, and never taken as deleted. */
   busy: Set<string>;

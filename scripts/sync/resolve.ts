@@ -1,5 +1,6 @@
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
-import { asText, conflictCopyPath, mergeText } from './conflict-copy.js';
+import { mergeText } from '../../vault-store/diff/three-way-merge.js';
+import { asText, conflictCopyPath } from './conflict-copy.js';
 import type { Action } from './plan.js';
 import type { Steps } from './steps.js';
 
@@ -66,6 +67,7 @@ function mergeBytes(step: Steps, path: string, base: string | undefined, mine: U
   if (!original) return undefined;
   const [o, a, b] = [original, mine, theirs].map(asText);
   if (o === undefined || a === undefined || b === undefined) return undefined;
+  // The vault's own merge (the one the server uses for base_hash writes), so both agree on what merges.
   const merged = mergeText(o, a, b);
-  return merged === undefined ? undefined : Buffer.from(merged, 'utf8');
+  return merged.clean ? Buffer.from(merged.text, 'utf8') : undefined;
 }

@@ -40,8 +40,8 @@ export class Steps {
   async agree(actions: Of<'agree'>[]): Promise<void> {
     for (const { path, hash } of actions) {
       this.ctx.state.set('base', path, hash ?? null);
-      const bytes = hash === undefined ? undefined : this.readLocal(path);
-      if (bytes) this.ctx.bases.put(hash!, bytes);
+      const bytes = hash === undefined || !this.ctx.bases.keeps(path) ? undefined : this.readLocal(path);
+      if (bytes) this.ctx.bases.put(path, hash!, bytes);
     }
   }
 
@@ -150,7 +150,7 @@ export class Steps {
       return false;
     }
     const { state, bases } = this.ctx;
-    bases.put(hash, bytes);
+    bases.put(path, hash, bytes);
     state.set('base', path, hash);
     state.stat.set(path, [written.size, written.mtimeMs, hash, Date.now()]);
     this.local.set(path, { ...written, hash });
@@ -172,7 +172,7 @@ export class Steps {
       state.set('remote', path, hash);
       if (recordBase) {
         state.set('base', path, localHash);
-        bases.put(localHash, bytes);
+        bases.put(path, localHash, bytes);
       }
       return true;
     } catch (err) {

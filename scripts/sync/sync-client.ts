@@ -4,7 +4,8 @@ import { BaseStore } from './base-store.js';
 import { HttpClient } from './http-client.js';
 import { LocalFiles } from './local-files.js';
 import { consoleReporter, type Reporter } from './progress.js';
-import { PagesRemote, type Identity, type Remote } from './remote.js';
+import { FilesRemote } from './files-remote.js';
+import type { Identity, Remote } from './remote.js';
 import type { PassResult } from './pass-context.js';
 import { runPass } from './sync-pass.js';
 import { SyncError } from './sync-error.js';
@@ -48,7 +49,7 @@ export class SyncClient {
       backoffMs: options.backoffMs,
       onRetry: (why, ms) => report.line(`${why}; trying again in ${Math.ceil(ms / 1000)} s`),
     });
-    const remote = new PagesRemote(http);
+    const remote = new FilesRemote(http);
     const identity = await remote.whoami();
     if (!identity.deviceKey) {
       throw new SyncError(

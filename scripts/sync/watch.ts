@@ -21,7 +21,10 @@ const SERVER_WAIT_MS = 30_000;
 
 /**
  * `quire sync --watch`: a pass, then another whenever the folder has settled after a change
- * or the server has a commit past the cursor, until `signal` aborts. A pass that cannot reach
+ * or the server has a commit past the cursor (the change log's long-poll, remote.ts), until
+ * `signal` aborts. Each pass scans the whole folder (stats only, the cache spares the reads):
+ * Node 20's recursive fs.watch on Linux missed events under load, so the names it reports
+ * are not trusted to be all that changed. A pass that cannot reach
  * the server is retried; an error a person must fix (a revoked key, a full disk) ends it.
  */
 export async function watchFolder(client: SyncClient, options: WatchOptions): Promise<void> {

@@ -19,8 +19,8 @@ async function hostileServer(): Promise<{ url: string; server: Server }> {
     if (url.startsWith('/vault/whoami'))
       return json({ user: 'ana', credential: { name: 'laptop', device: true }, scopes: ['read', 'write'] });
     if (url.startsWith('/vault/health')) return json({ index: { head: HEAD } });
-    if (url.startsWith('/vault/pages?'))
-      return json({ pages: HOSTILE.map((path) => ({ path, hash: hashBlob(Buffer.from('pwned\n')) })), next_cursor: null });
+    if (url.startsWith('/vault/files?'))
+      return json({ files: HOSTILE.map((path) => ({ path, hash: hashBlob(Buffer.from('pwned\n')) })), next_cursor: null });
     if (url.startsWith('/vault/pages/batch')) {
       const content = 'pwned\n';
       const hash = hashBlob(Buffer.from(content));

@@ -1,13 +1,15 @@
 /**
- * `quire sync` against the real server (a child, from dist/) on the 10k-page vault, over
- * loopback: a first sync into an empty folder as the CLI runs it (target ≤ 15 s), an idle
+ * `quire sync` against the real server (a child, from dist/) on the 10k-page vault plus 200
+ * attachments, over loopback: a first sync into an empty folder as the CLI runs it (target ≤ 15 s), an idle
  * re-run (target ≤ 300 ms; measured both as a pass in this process and as a whole CLI run,
  * whose node start-up is most of it), and with `--watch`, how long a page saved on the server
  * takes to appear in the folder (≤ 1 s p50) and a local save to reach the vault (≤ 1.5 s).
  * The server's CPU per first sync and the client's per idle pass are printed too: on a shared
  * machine they say more than wall times, and the load average says how shared it was.
+ * SYNC_DEBUG=1 shows the clients' output.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +30,24 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** 200 attachments of 4–260 KiB (random bytes: no compression helps), committed as a clone's push would land them. */
+function addAttachments(dir: string): void {
+  mkdirSync(join(dir, 'attachments'), { recursive: true });
+  for (let i = 0; i < ATTACHMENTS; i++)
+    writeFileSync(join(dir, 'attachments', `image-${i}.png`), randomBytes(4096 + ((i * 7919) % 256) * 1024));
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', ...args], { cwd: dir });
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Attachments');
+}
+
+const ATTACHMENTS = 200;
+
 function cliSync(dir: string, url: string, key: string): number {
   const started = performance.now();
-  execFileSync(process.execPath, [QUIRE, 'sync', dir, '--server', url, '--key', key, '--once'], { stdio: 'ignore' });
+  execFileSync(process.execPath, [QUIRE, 'sync', dir, '--server', url, '--key', key, '--once'], {
+    stdio: ['ignore', 'ignore', process.env.SYNC_DEBUG ? 'inherit' : 'ignore'],
+  });
   return performance.now() - started;
 }
 
@@ -48,6 +65,7 @@ export default async function (): Promise<Record<string, unknown>> {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(join(data, 'vaults'), { recursive: true });
   renameSync(gitBenchVault('sync').dir, vaultDir(data, 'bench'));
+  addAttachments(vaultDir(data, 'bench'));
   const { keys, env } = await benchAccounts(data, ['bench'], { device: true });
   const key = keys.get('bench')!;
   const server = await startQuire(data, { ...env, QUIRE_LOG_LEVEL: 'warn', QUIRE_WATCH: 'true' });
@@ -79,7 +97,7 @@ export default async function (): Promise<Record<string, unknown>> {
     client.close();
 
     const watcher = spawn(process.execPath, [QUIRE, 'sync', folders[1], '--server', server.url, '--key', key, '--watch'], {
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', process.env.SYNC_DEBUG ? 'inherit' : 'ignore'],
     });
     const down: number[] = [];
     const up: number[] = [];
@@ -108,6 +126,7 @@ export default async function (): Promise<Record<string, unknown>> {
     }
     return {
       pages: 10_000,
+      attachments: ATTACHMENTS,
       first_sync_ms: summarize(first),
       first_sync_target_ms: 15_000,
       idle_cli_ms: summarize(idleCli),

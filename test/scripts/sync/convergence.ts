@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { cli } from '../../helpers/built-script.js';
 import type { TestServer } from '../../helpers/test-server.js';
 import { until } from '../../helpers/until.js';
-import { folderFiles, serverPages } from './sync-helpers.js';
+import { hashBlob } from '../../../vault-store/git/hash-blob.js';
+import { folderFiles } from './sync-helpers.js';
 
 /** `quire sync DIR --watch` as a child process. */
 function watcher(server: TestServer, dir: string, key: string): ChildProcess {
@@ -21,13 +22,16 @@ function watcher(server: TestServer, dir: string, key: string): ChildProcess {
 
 const EDITED = Array.from({ length: 8 }, (_, i) => `edit-${i}.md`);
 const MOVED = Array.from({ length: 8 }, (_, i) => `tmp/t-${i}.md`);
+const ATTACHED = Array.from({ length: 4 }, (_, i) => `img/a-${i}.png`);
+/** An attachment's first bytes: a PNG signature's start, so the server files it as an image. */
+const IMAGE_HEAD = '\u0000PNG\n';
 
 /**
  * Two watching clients on two folders and a REST writer make random edits (appends of a
- * unique marker), creations, deletions and renames on the same few paths for `ms`, then
- * stop. Within `settleMs` both folders must equal the vault (conflict copies are pages of it
- * too), and every marker appended anywhere must be in some page: at its path or in a
- * conflict copy.
+ * unique marker to pages and to attachments), creations, deletions and renames on the same
+ * few paths for `ms`, then stop. Within `settleMs` both folders must equal the vault (conflict
+ * copies are files of it too), and every marker appended anywhere must be in some file: at
+ * its path or in a conflict copy (attachments are never merged: each conflict is a copy).
  */
 export async function convergence(server: TestServer, dirs: [string, string], ms: number, settleMs: number): Promise<void> {
   // pro: two clients and a writer make more than the personal plan's 120 writes a minute.
@@ -43,7 +47,13 @@ export async function convergence(server: TestServer, dirs: [string, string], ms
     while (Date.now() < end) {
       const actor = Math.floor(Math.random() * 3);
       const roll = Math.random();
-      if (roll < 0.7) {
+      if (roll < 0.15) {
+        const path = ATTACHED[Math.floor(Math.random() * ATTACHED.length)];
+        const marker = `marker-${actor}-${++n}`;
+        markers.push(marker);
+        if (actor === 2) await restAppendFile(server, owner, path, marker);
+        else localAppendFile(dirs[actor], path, marker);
+      } else if (roll < 0.7) {
         const path = EDITED[Math.floor(Math.random() * EDITED.length)];
         const marker = `marker-${actor}-${++n}`;
         markers.push(marker);
@@ -60,20 +70,61 @@ export async function convergence(server: TestServer, dirs: [string, string], ms
       await sleep(50 + Math.random() * 200);
     }
     await until('both folders to equal the vault', settleMs, async () => {
-      const vault = await serverPages(server, owner);
-      return dirs.every((dir) => sameFiles(pagesOf(folderFiles(dir)), vault)) || undefined;
+      const vault = await serverHashes(server, owner);
+      return dirs.every((dir) => sameFiles(folderHashes(dir), vault)) || undefined;
     });
   } finally {
     for (const child of clients) child.kill('SIGTERM');
     await Promise.all(clients.map((c) => new Promise((resolve) => (c.exitCode === null ? c.on('exit', resolve) : resolve(null)))));
   }
-  const text = [...(await serverPages(server, owner)).values()].join('\n');
+  const text = [...(await serverFiles(server, owner)).values()].join('\n');
   const lost = markers.filter((m) => !text.includes(`${m}\n`) && !text.endsWith(m));
   expect(lost, 'markers missing from the vault').to.deep.equal([]);
 }
 
-function pagesOf(files: Map<string, string>): Map<string, string> {
-  return new Map([...files].filter(([path]) => path.endsWith('.md')));
+/** Every file of the vault, pages and attachments: path → hash (one request, so polling it spends little of the plan). */
+async function serverHashes(server: TestServer, key: string): Promise<Map<string, string>> {
+  const res = await server.api('/vault/files?limit=1000', { key });
+  const { files } = (await res.json()) as { files: { path: string; hash: string }[] };
+  return new Map(files.map((file) => [file.path, file.hash]));
+}
+
+function folderHashes(dir: string): Map<string, string> {
+  return new Map([...folderFiles(dir)].map(([path, text]) => [path, hashBlob(Buffer.from(text))]));
+}
+
+/** Every file of the vault, pages and attachments, through the file API: path → text. */
+async function serverFiles(server: TestServer, key: string): Promise<Map<string, string>> {
+  const res = await server.api('/vault/files?limit=1000', { key });
+  const { files } = (await res.json()) as { files: { path: string }[] };
+  const out = new Map<string, string>();
+  for (const { path } of files) {
+    const file = await server.api(`/vault/file/${encodeURI(path)}`, { key });
+    if (file.status === 200) out.set(path, await file.text());
+  }
+  return out;
+}
+
+/** The REST writer appends to an attachment as a client would: read, then write over that version only. */
+async function restAppendFile(server: TestServer, key: string, path: string, marker: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await server.api(`/vault/file/${path}`, { key });
+    const exists = current.status === 200;
+    const before = exists ? await current.text() : IMAGE_HEAD;
+    const precondition: Record<string, string> = exists ? { 'if-match': current.headers.get('etag')! } : { 'if-none-match': '*' };
+    const res = await server.api(`/vault/file/${path}`, { method: 'PUT', key, headers: precondition, body: `${before}${marker}\n` });
+    if (res.status !== 409) {
+      expect(res.status, await res.text()).to.be.below(300);
+      return;
+    }
+  }
+  throw new Error(`${path}: five conflicts in a row`);
+}
+
+function localAppendFile(dir: string, path: string, marker: string): void {
+  mkdirSync(join(dir, 'img'), { recursive: true });
+  const file = join(dir, path);
+  appendFileSync(file, `${existsSync(file) ? '' : IMAGE_HEAD}${marker}\n`);
 }
 
 function sameFiles(a: Map<string, string>, b: Map<string, string>): boolean {

@@ -77,17 +77,20 @@ describe('quire sync: two-way sync of pages', () => {
     expect((await server.services.usage.get(laptop.id)).cursor).to.equal(changes.head);
   });
 
-  it('leaves alone what the folder .gitignore and .quireignore exclude, and files the pages API cannot carry', async () => {
+  it('leaves alone what the folder .gitignore and .quireignore exclude and hidden folders, and sends attachments', async () => {
     put(dir.path, '.gitignore', 'drafts/\n');
     put(dir.path, '.quireignore', 'private-*.md\n');
     put(dir.path, 'drafts/x.md', 'draft\n');
     put(dir.path, 'private-diary.md', 'secret\n');
     put(dir.path, 'image.png', 'not a page');
+    put(dir.path, '.obsidian/app.json', '{}');
     put(dir.path, 'public.md', 'hello\n');
     await writePage(server, owner, 'private-server.md', 'kept on the server\n');
     await syncOnce(server, dir.path, device);
     const pages = await serverPages(server, owner);
     expect([...pages.keys()].sort()).to.deep.equal(['private-server.md', 'public.md']);
+    const listing = (await (await server.api('/vault/files', { key: owner })).json()) as { files: { path: string }[] };
+    expect(listing.files.map((f) => f.path).sort()).to.deep.equal(['image.png', 'private-server.md', 'public.md']);
     expect(existsSync(join(dir.path, 'private-server.md'))).to.equal(false);
   });
 });

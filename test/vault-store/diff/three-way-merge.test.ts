@@ -3,7 +3,7 @@ import { mergeText } from '../../../vault-store/diff/three-way-merge.js';
 
 const text = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
-describe('mergeText (node-diff3)', () => {
+describe('mergeText', () => {
   it('applies edits to separate lines of both sides', () => {
     const base = text(10);
     const merged = mergeText(base, base.replace('line 2\n', 'two\n'), base.replace('line 9\n', 'nine\n'));
