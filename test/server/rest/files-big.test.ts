@@ -63,7 +63,9 @@ describe('REST files: big files in the folder and in packs', () => {
     writeFileSync(join(setup.vaultDir, 'scan.pdf'), bytes);
     await waitFor('the dropped file committed', async () => ((await fileInfo('scan.pdf'))?.hash === blobId(bytes) ? true : undefined));
     expect(gitIn(setup.vaultDir, 'cat-file', '-s', blobId(bytes)).trim()).to.equal(String(bytes.length));
-    expect(gitIn(setup.vaultDir, 'status', '--porcelain')).to.equal('');
+    // The listing follows the commit as it is staged; like `git commit`, the branch moves a
+    // moment before `.git/index` is replaced, so the status is waited for, not read at once.
+    await waitFor('git status clean', async () => (gitIn(setup.vaultDir, 'status', '--porcelain') === '' ? true : undefined));
   });
 
   it('keeps an edit made in the folder to a big attachment in history when the API replaces it', async function () {
