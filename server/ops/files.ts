@@ -5,7 +5,7 @@ import { fileKind, normalizePrefix, normalizeVaultFilePath } from '../../vault-s
 import { checkPlan } from './invoke.js';
 import { defineOp, type OpContext } from './operation.js';
 import { fileInfo } from './outputs.js';
-import { baseHash, folderPrefix, limit } from './schemas.js';
+import { baseHash, folderPrefix, limit, nextCursor, pageCursor } from './schemas.js';
 import { filePath, preconditions } from './file-paths.js';
 
 /** Base64 as a write sends it (standard alphabet, padding optional); anything else is refused, not skipped. */
@@ -40,11 +40,11 @@ export const listFiles = defineOp({
   input: z.object({
     prefix: folderPrefix,
     limit: limit(1000, 100),
-    cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
+    cursor: pageCursor,
   }),
   output: z.object({
     files: z.array(fileInfo),
-    next_cursor: z.string().nullable().describe('Pass as cursor for the next page of results; null when none remain'),
+    next_cursor: nextCursor,
   }),
   rest: { method: 'get', path: '/vault/files' },
   mcp: { title: 'List files', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },

@@ -4,10 +4,9 @@ import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp } from './operation.js';
 import { checkSize, visiblePath } from './pages.js';
 import { historyPage } from './outputs.js';
-import { baseHash, folderPrefix, limit, pagePath } from './schemas.js';
+import { baseHash, folderPrefix, limit, nextCursor, pageCursor, pagePath } from './schemas.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
-const cursor = z.string().max(2048).optional().describe('next_cursor from the previous call');
 const name = z.string().min(1).max(200);
 /** A point in time as `at`, `from` and `to` take it (see resolveAt in vault-store/history/page-versions.ts). */
 const pointInTime = z
@@ -34,7 +33,7 @@ export const pageHistory = defineOp({
   input: z.object({
     path: pagePath.optional().describe('A page path; omit it for recent activity across the vault'),
     limit: limit(200, 50),
-    cursor,
+    cursor: pageCursor,
     agent: name.optional().describe('Only commits made by this agent (its name)'),
     key: name.optional().describe('Only commits made with this API key (its name or id)'),
     app: name.optional().describe('Only commits made by this OAuth app (its name or client id)'),
@@ -140,7 +139,7 @@ export const listDeleted = defineOp({
     'Pages deleted from the vault, most recently deleted first, each with the commit that deleted it and its last hash. Bring one back with restore_page, passing last_hash as at.',
   scope: 'read',
   bucket: 'read',
-  input: z.object({ prefix: folderPrefix, limit: limit(1000, 100), cursor }),
+  input: z.object({ prefix: folderPrefix, limit: limit(1000, 100), cursor: pageCursor }),
   output: z.object({
     pages: z.array(
       z.object({
@@ -151,7 +150,7 @@ export const listDeleted = defineOp({
         last_hash: z.string().describe('The page as it was just before it was deleted'),
       }),
     ),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   rest: { method: 'get', path: '/vault/deleted' },
   mcp: { title: 'List deleted pages', annotations: READ_ONLY },

@@ -5,7 +5,7 @@ import type { PageView } from '../../vault-store/page-view.js';
 import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp, type OpContext } from './operation.js';
 import { pageCapture, pageSummary, pageView, pageWrite } from './outputs.js';
-import { baseHash, folderPrefix, limit, pagePath } from './schemas.js';
+import { baseHash, folderPrefix, limit, nextCursor, pageCursor, pagePath } from './schemas.js';
 
 /** A page path the caller may read; a hidden page is reported exactly like a missing one. */
 export function visiblePath(ctx: OpContext, raw: string): string {
@@ -78,11 +78,11 @@ export const listPages = defineOp({
   input: z.object({
     prefix: folderPrefix,
     limit: limit(1000, 100),
-    cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
+    cursor: pageCursor,
   }),
   output: z.object({
     pages: z.array(pageSummary),
-    next_cursor: z.string().nullable().describe('Pass as cursor for the next page of results; null when none remain'),
+    next_cursor: nextCursor,
   }),
   rest: { method: 'get', path: '/vault/pages' },
   mcp: { title: 'List pages', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from './operation.js';
 import { indexedCommit } from './outputs.js';
-import { limit } from './schemas.js';
+import { limit, nextCursor } from './schemas.js';
 
 /** A query's rows are looked at for at most this long; past it the query is refused (400) and should be narrowed. */
 export const QUERY_BUDGET_MS = 2000;
@@ -50,7 +50,7 @@ export const queryPages = defineOp({
   output: z.object({
     rows: z.array(z.object({ path: z.string(), title: z.string() }).catchall(z.unknown())),
     total: z.number().int().describe('Pages matching, over all pages of results'),
-    next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last'),
+    next_cursor: nextCursor,
     indexed_commit: indexedCommit,
   }),
   rest: { method: 'post', path: '/vault/query' },

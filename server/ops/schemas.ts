@@ -22,3 +22,9 @@ export const folderPrefix = z
   .describe('A folder: "notes" and "notes/" both mean the folder notes/ and its subfolders; omitted, the whole vault');
 
 export const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+/** The cursor of a paged list: what the previous page answered as `next_cursor`. */
+export const pageCursor = z.string().max(2048).optional().describe('next_cursor from the previous call');
+
+/** The `next_cursor` a paged list answers. */
+export const nextCursor = z.string().nullable().describe('Pass as cursor for the next page of results; null when none remain');

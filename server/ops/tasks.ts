@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normalizePagePath, normalizePrefix } from '../../vault-store/paths.js';
 import { defineOp } from './operation.js';
 import { indexedCommit } from './outputs.js';
-import { blobHash, folderPrefix, limit, pagePath } from './schemas.js';
+import { blobHash, folderPrefix, limit, nextCursor, pageCursor, pagePath } from './schemas.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD');
 const dated = (what: string) => day.optional().describe(what);
@@ -55,12 +55,12 @@ export const listTasks = defineOp({
     due_after: dated('Only tasks due strictly after this day'),
     text: z.string().min(1).max(500).optional().describe('Only tasks whose text contains this, in any case'),
     limit: limit(1000, 100),
-    cursor: z.string().max(2048).optional().describe('next_cursor from the previous call'),
+    cursor: pageCursor,
   }),
   output: z.object({
     tasks: z.array(taskRow),
     total: z.number().int().describe('Tasks matching, on every page of results'),
-    next_cursor: z.string().nullable().describe('Pass as cursor for the next page of results; null when none remain'),
+    next_cursor: nextCursor,
     indexed_commit: indexedCommit,
   }),
   rest: { method: 'get', path: '/vault/tasks' },
