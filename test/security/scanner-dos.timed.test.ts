@@ -68,7 +68,7 @@ describe('security: markdown scanning of hostile pages', function () {
     expect((await call('/vault/page', { method: 'POST', json: { path: 'many/every-line.md', content } })).status).to.equal(201);
     expect((await call('/vault/tasks?status=all&prefix=many&limit=1')).body.total).to.equal(10_000);
     // Gone before the guarded rebuild below, which measures the hostile lines' own page: a page
-    // of 95k list items costs 75 ms of metadata parsing warm, 195 ms cold (30 / 120 ms before
+    // of 95k list items costs 75 ms of metadata parsing warm, 195 ms cold (45 / 72 ms before
     // tasks were read), which alone would take the rebuild's pause near the guard's limit.
     expect((await call('/vault/page/many/every-line.md', { method: 'DELETE' })).status).to.equal(200);
   });
