@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isQuireError } from '../vault-store/errors.js';
-import { ConfigError } from '../server/config.js';
+import { ConfigError } from '../server/config/config-error.js';
 import { UsageError } from './commands/usage-error.js';
 import { SyncError } from './sync/sync-error.js';
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
+import { ConfigError } from './config/config-error.js';
 import { envSchema, type LogLevel } from './config/schema.js';
 import { httpUrl } from './config/values.js';
 import type { TrustProxy } from './http/trust-proxy.js';
@@ -58,11 +59,7 @@ export interface ConfigFlags {
   baseUrl?: string;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export { ConfigError };
 
 /** Flags (which win) over the environment: the raw strings the schema parses. */
 function envWithFlags(env: NodeJS.ProcessEnv, flags: ConfigFlags): Record<string, string | undefined> {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { consoleReporter } from '../sync/progress.js';
 import { describe, SyncClient } from '../sync/sync-client.js';
-import { watchFolder } from '../sync/watch.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = 'usage: quire sync DIR --server URL --key KEY|- [--watch | --once]   (--key - reads the key from stdin)';
@@ -32,6 +31,7 @@ export async function syncCommand(args: string[], flags: SyncFlags): Promise<voi
     process.once('SIGINT', quit);
     process.once('SIGTERM', quit);
     report.line(`watching ${dir} (${client.identity.device} → ${flags.server}); Ctrl-C stops`);
+    const { watchFolder } = await import('../sync/watch.js'); // not loaded by a one-off run
     await watchFolder(client, { signal: stop.signal, report });
   } finally {
     client.close();

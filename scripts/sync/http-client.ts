@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SyncError } from './sync-error.js';
 
@@ -14,8 +15,15 @@ export interface HttpOptions {
 
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
   body: Record<string, unknown>;
+}
+
+/** One answer as the retry loop and the error mapping need it, whichever transport fetched it. */
+interface Reply {
+  status: number;
+  header(name: string): string | null;
+  text(): Promise<string>;
+  discard(): Promise<void>;
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
@@ -34,12 +42,16 @@ export class HttpClient {
     this.base = options.server.replace(/\/+$/, '');
   }
 
+  /**
+   * A JSON request, over node:http rather than fetch: fetch's first call loads and compiles
+   * undici, about 100 ms of an idle `quire sync` run that sends only JSON requests.
+   */
   async request(method: string, path: string, json?: unknown): Promise<HttpAnswer> {
-    const res = await this.fetch(method, path, {
-      headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    return this.answer(res, method, path);
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.options.key}` };
+    const body = json === undefined ? undefined : JSON.stringify(json);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const reply = await this.retrying(true, undefined, () => nodeRequest(method, `${this.base}${path}`, headers, body));
+    return this.answer(reply, method, path);
   }
 
   /**
@@ -52,42 +64,41 @@ export class HttpClient {
     path: string,
     init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal; retry?: boolean } = {},
   ): Promise<Response> {
-    const res = await this.fetch(method, path, init);
-    if (res.ok || res.status === 304) return res;
-    await this.answer(res, method, path);
-    throw new SyncError('server', `${method} ${path.split('?')[0]} answered ${res.status}`);
+    const send = () =>
+      fetch(`${this.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.options.key}`, ...init.headers },
+        body: init.body,
+        signal: init.signal,
+      });
+    const reply = await this.retrying(init.retry !== false, init.signal, async () => fetchReply(await send()));
+    if (reply.res.ok || reply.status === 304) return reply.res;
+    await this.answer(reply, method, path);
+    throw new SyncError('server', `${method} ${path.split('?')[0]} answered ${reply.status}`);
   }
 
-  private async fetch(
-    method: string,
-    path: string,
-    init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal; retry?: boolean },
-  ): Promise<Response> {
-    const attempts = init.retry === false ? 1 : (this.options.attempts ?? 8);
+  /** Sends until an answer that is not worth retrying, or the attempts run out. */
+  private async retrying<R extends Reply>(retry: boolean, signal: AbortSignal | undefined, send: () => Promise<R>): Promise<R> {
+    const attempts = retry ? (this.options.attempts ?? 8) : 1;
     let delay = this.options.backoffMs ?? 250;
     for (let attempt = 1; ; attempt++) {
-      let res: Response;
+      let reply: R;
       try {
-        res = await fetch(`${this.base}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${this.options.key}`, ...init.headers },
-          body: init.body,
-          signal: init.signal,
-        });
+        reply = await send();
       } catch (err) {
-        if (attempt >= attempts || init.signal?.aborted) throw unreachable(this.base, err);
+        if (attempt >= attempts || signal?.aborted) throw unreachable(this.base, err);
         await this.wait(`cannot reach ${this.base} (${causeOf(err)})`, delay);
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
         continue;
       }
-      if (RETRIED.has(res.status) && attempt < attempts) {
-        await res.body?.cancel();
-        const retryAfter = Number(res.headers.get('retry-after'));
-        await this.wait(`the server answered ${res.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : delay);
+      if (RETRIED.has(reply.status) && attempt < attempts) {
+        await reply.discard();
+        const retryAfter = Number(reply.header('retry-after'));
+        await this.wait(`the server answered ${reply.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : delay);
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
         continue;
       }
-      return res;
+      return reply;
     }
   }
 
@@ -96,7 +107,12 @@ export class HttpClient {
     await sleep(ms);
   }
 
-  private async answer(res: Response, method: string, path: string): Promise<HttpAnswer> {
+  private async answer(res: Reply, method: string, path: string): Promise<HttpAnswer> {
+    const location = res.header('location');
+    if (res.status >= 300 && res.status < 400 && res.status !== 304 && location) {
+      // node:http follows no redirect (and fetch drops the key on one to another origin).
+      throw new SyncError('server', `${method} ${path.split('?')[0]} redirects to ${location}: give that server address as --server.`);
+    }
     const text = await res.text();
     let body: unknown;
     try {
@@ -111,7 +127,7 @@ export class HttpClient {
       );
     }
     const fields = body as Record<string, unknown>;
-    if (res.ok || res.status === 304) return { status: res.status, headers: res.headers, body: fields };
+    if ((res.status >= 200 && res.status < 300) || res.status === 304) return { status: res.status, body: fields };
     const code = typeof fields.code === 'string' ? fields.code : undefined;
     const message = typeof fields.message === 'string' ? fields.message : `HTTP ${res.status}`;
     if (res.status === 401) {
@@ -130,6 +146,45 @@ export class HttpClient {
     if (code === 'PLAN_REQUIRED') throw new SyncError('key', `Your plan does not include the REST API: ${message}`, code);
     return Promise.reject(new SyncError('refused', message, code, { ...fields, status: res.status }));
   }
+}
+
+function fetchReply(res: Response): Reply & { res: Response } {
+  return {
+    res,
+    status: res.status,
+    header: (name) => res.headers.get(name),
+    text: () => res.text(),
+    discard: async () => void (await res.body?.cancel()),
+  };
+}
+
+/** A request over node:http(s), its body read whole; a network error rejects as fetch's would. */
+async function nodeRequest(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Reply> {
+  // Imported when used: TLS is loaded only for an https server.
+  const { request } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          header: (name) => headerOf(res.headers, name),
+          text: async () => text,
+          discard: async () => {},
+        });
+      });
+    });
+    req.on('error', (err) => reject(Object.assign(new Error(err.message), { cause: err })));
+    req.end(body);
+  });
+}
+
+function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
 function causeOf(err: unknown): string {

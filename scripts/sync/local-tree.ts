@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
-import { IgnoreRules } from '../../vault-store/worktree/ignore-rules.js';
+import { ignore, IgnoreRules } from '../../vault-store/worktree/ignore-rules.js';
 import { STATE_FOLDER, type StatEntry } from './sync-state.js';
 
 /** A local file as one scan saw it. */
@@ -68,8 +68,11 @@ export function scanLocal(dir: string, rules: SyncIgnore, accepts: (path: string
   let skipped = 0;
   let cacheUpdates = 0;
   const now = Date.now();
+  // Concatenated, not join()ed: paths are "/"-separated and normalized already, and join's
+  // normalizing was a tenth of an idle run's scan of 10,000 files.
+  const root = `${dir}/`;
   const walk = (folder: string) => {
-    for (const entry of readdirSync(folder === '' ? dir : join(dir, folder), { withFileTypes: true })) {
+    for (const entry of readdirSync(folder === '' ? dir : root + folder, { withFileTypes: true })) {
       const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name === '.git' || path === STATE_FOLDER || rules.ignores(path, true)) continue;
@@ -78,7 +81,7 @@ export function scanLocal(dir: string, rules: SyncIgnore, accepts: (path: string
       }
       if (entry.isFile() && TEMP.test(entry.name)) {
         // A write of ours a kill cut short: its file was never renamed into place.
-        rmSync(join(dir, path), { force: true });
+        rmSync(root + path, { force: true });
         continue;
       }
       if (!entry.isFile() || rules.ignores(path)) continue;
@@ -87,7 +90,7 @@ export function scanLocal(dir: string, rules: SyncIgnore, accepts: (path: string
         continue;
       }
       const known = cache.get(path);
-      const file = hashFile(join(dir, path), known);
+      const file = hashFile(root + path, known);
       if (file === 'gone') continue;
       if (file === 'busy') {
         busy.add(path);

@@ -1,7 +1,6 @@
 import { scanLocal, SyncIgnore } from './local-tree.js';
 import { planPath, type Action } from './plan.js';
 import type { PassContext, PassResult } from './pass-context.js';
-import { resolveBoth } from './resolve.js';
 import { Steps } from './steps.js';
 import { SyncError } from './sync-error.js';
 
@@ -15,8 +14,8 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   const { state, remote } = ctx;
   const result: PassResult = { downloaded: 0, uploaded: 0, deleted: 0, merged: 0, conflicts: [], refused: 0, pending: 0 };
   const cursorBefore = state.cursor;
-  await refreshRemote(ctx);
-  const rules = await SyncIgnore.load(ctx.dir);
+  // Independent: the folder's ignore rules are read while the server answers.
+  const [, rules] = await Promise.all([refreshRemote(ctx), SyncIgnore.load(ctx.dir)]);
   const scan = scanLocal(ctx.dir, rules, (path) => remote.accepts(path), state.stat);
   const actions: Action[] = [];
   for (const path of new Set([...state.base.keys(), ...state.remote.keys(), ...scan.files.keys()])) {
@@ -34,7 +33,12 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   await step.download(actions.filter((a) => a.kind === 'download'));
   await step.deleteLocal(actions.filter((a) => a.kind === 'delete-local'));
   await step.upload(actions.filter((a) => a.kind === 'upload' || a.kind === 'delete-remote'));
-  for (const action of actions) if (action.kind === 'resolve') await step.guard(action.path, () => resolveBoth(step, action));
+  const resolves = actions.filter((a) => a.kind === 'resolve');
+  if (resolves.length) {
+    // Loaded when needed: the merge pulls in `diff`, which an idle CLI run would load for nothing.
+    const { resolveBoth } = await import('./resolve.js');
+    for (const action of resolves) await step.guard(action.path, () => resolveBoth(step, action));
+  }
   state.flush();
   if (state.cursor && state.cursor !== state.acked) await acknowledge(ctx);
   if (actions.length || state.cursor !== cursorBefore || scan.cacheUpdates > 0) {

@@ -1,6 +1,13 @@
 import { constants, promises as fsp } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+
+/**
+ * `ignore` is CommonJS: an ESM `import` of it starts Node's CJS export lexer (WebAssembly),
+ * about 40 ms of a short CLI run such as an idle `quire sync`; `require` skips that.
+ */
+export const ignore = createRequire(import.meta.url)('ignore') as typeof import('ignore');
 
 /**
  * The `.gitignore` a new vault starts with (committed, so clones share it). Only files that
@@ -127,9 +134,12 @@ export class IgnoreRules {
     const next: RuleSet = { files: new Map(), excludeStamp: stamp, folders: new Map() };
     if (text !== undefined) next.exclude = this.ruleFile(text);
     const walk = async (folder: string): Promise<void> => {
-      const { text } = await readRuleFile(join(this.dir, folder, '.gitignore'));
-      if (text !== undefined) next.files.set(folder, this.ruleFile(text));
       const entries = await fsp.readdir(join(this.dir, folder), { withFileTypes: true }).catch(() => []);
+      // Opened only when listed: most folders have none, and trying each costs a short CLI run.
+      if (entries.some((entry) => entry.name === '.gitignore')) {
+        const { text } = await readRuleFile(join(this.dir, folder, '.gitignore'));
+        if (text !== undefined) next.files.set(folder, this.ruleFile(text));
+      }
       const below: Promise<void>[] = [];
       for (const entry of entries) {
         if (!entry.isDirectory() || entry.name === '.git') continue;

@@ -1,8 +1,9 @@
 /**
  * `quire sync` against the real server (a child, from dist/) on the 10k-page vault plus 200
  * attachments, over loopback: a first sync into an empty folder as the CLI runs it (target ≤ 15 s), an idle
- * re-run (target ≤ 300 ms; measured both as a pass in this process and as a whole CLI run,
- * whose node start-up is most of it), and with `--watch`, how long a page saved on the server
+ * re-run (target ≤ 300 ms) — the headline, `idle_cli_ms`, is the whole CLI process as users run
+ * it, node start-up included; `idle_pass_ms` is one pass inside this process, for telling the
+ * two apart — and with `--watch`, how long a page saved on the server
  * takes to appear in the folder (≤ 1 s p50) and a local save to reach the vault (≤ 1.5 s).
  * The server's CPU per first sync and the client's per idle pass are printed too: on a shared
  * machine they say more than wall times, and the load average says how shared it was.
@@ -42,6 +43,7 @@ function addAttachments(dir: string): void {
 }
 
 const ATTACHMENTS = 200;
+const IDLE_TARGET_MS = 300;
 
 function cliSync(dir: string, url: string, key: string): number {
   const started = performance.now();
@@ -82,7 +84,9 @@ export default async function (): Promise<Record<string, unknown>> {
       first.push(cliSync(folder, server.url, key));
       serverCpu.push(cpuMs(server.pid) - cpu);
     }
-    const idleCli = Array.from({ length: 7 }, () => cliSync(folders[0], server.url, key));
+    // Not counted: the first re-run hashes again the files written within the racy window (local-tree.ts).
+    cliSync(folders[0], server.url, key);
+    const idleCli = Array.from({ length: 11 }, () => cliSync(folders[0], server.url, key));
     const client = await SyncClient.open({ dir: folders[0], server: server.url, key, report: silentReporter });
     const idlePass: number[] = [];
     const idleCpu: number[] = [];
@@ -124,14 +128,16 @@ export default async function (): Promise<Record<string, unknown>> {
     } finally {
       watcher.kill('SIGTERM');
     }
+    const idle = summarize(idleCli);
     return {
+      idle_cli_ms: idle,
+      idle_target_ms: IDLE_TARGET_MS,
+      idle_cli_within_target: idle.p50 <= IDLE_TARGET_MS,
       pages: 10_000,
       attachments: ATTACHMENTS,
       first_sync_ms: summarize(first),
       first_sync_target_ms: 15_000,
-      idle_cli_ms: summarize(idleCli),
       idle_pass_ms: summarize(idlePass),
-      idle_target_ms: 300,
       server_to_folder_ms: summarize(down),
       folder_to_server_ms: summarize(up),
       first_sync_server_cpu_ms: summarize(serverCpu),
