@@ -63,3 +63,22 @@ export function commitMeta(commit: CommitInfo): CommitMeta {
   if (from !== undefined && to !== undefined) meta.moved = { from, to };
   return meta;
 }
+
+/** Whose commits to pick: any of the three given must all match. */
+export interface MadeBy {
+  agent?: string;
+  key?: string;
+  app?: string;
+}
+
+/**
+ * Whether a commit was made by the credential named: `agent` is the agent's name; `key` a
+ * key's name or credential id; `app` an OAuth app's name, client id or grant id. Commits made
+ * before a trailer was recorded match only by what they hold. History and revert share it.
+ */
+export function madeBy(meta: CommitMeta, by: MadeBy): boolean {
+  if (by.agent !== undefined && meta.agent !== by.agent) return false;
+  if (by.key !== undefined && (meta.key === undefined || (meta.key !== by.key && meta.credential !== by.key))) return false;
+  if (by.app !== undefined && (meta.app === undefined || ![meta.app, meta.app_id, meta.credential].includes(by.app))) return false;
+  return true;
+}

@@ -2,7 +2,7 @@ import { QuireError } from '../errors.js';
 import { isPagePath, underPrefix } from '../paths.js';
 import { HIDDEN_MESSAGE } from './changes.js';
 import type { ChangeIndex, IndexedCommit } from './change-index.js';
-import type { CommitMeta } from './commit-meta.js';
+import { madeBy, type CommitMeta, type MadeBy } from './commit-meta.js';
 import type { ChangeKind } from './renames.js';
 import { versions, visibleChange, type Visible } from './page-versions.js';
 
@@ -24,25 +24,14 @@ export interface HistoryPage {
 }
 
 /** Who made the commits to list (see matches). */
-export interface HistoryFilter {
-  agent?: string;
-  key?: string;
-  app?: string;
+export interface HistoryFilter extends MadeBy {
   /** Milliseconds: only commits authored at or after it. */
   since?: number;
 }
 
-/**
- * `agent` is the agent's name; `key` a key's name or id; `app` an OAuth app's name, client
- * id or grant id. Commits made before a trailer was recorded match only by what they hold.
- */
+/** Commits since the filter's date made by the credential it names (see `madeBy`). */
 function matches(commit: IndexedCommit, filter: HistoryFilter): boolean {
-  const m = commit.meta;
-  if (filter.since !== undefined && commit.time < filter.since) return false;
-  if (filter.agent !== undefined && m.agent !== filter.agent) return false;
-  if (filter.key !== undefined && (m.key === undefined || (m.key !== filter.key && m.credential !== filter.key))) return false;
-  if (filter.app !== undefined && (m.app === undefined || ![m.app, m.app_id, m.credential].includes(filter.app))) return false;
-  return true;
+  return (filter.since === undefined || commit.time >= filter.since) && madeBy(commit.meta, filter);
 }
 
 function entryOf(commit: IndexedCommit, changes: PageChange[], visible: Visible): HistoryEntry {

@@ -1,6 +1,6 @@
 import type { Author, Vault } from '../vault.js';
 import { QuireError } from '../errors.js';
-import { commitMeta, type CommitMeta } from '../history/commit-meta.js';
+import { commitMeta, madeBy } from '../history/commit-meta.js';
 import { planRevert, type RevertPlan } from './revert-plan.js';
 import { sessionChanges, sessionCommits, type SessionChanges } from './session-changes.js';
 
@@ -29,13 +29,6 @@ export interface RevertResult extends RevertPlan {
 
 const everything = () => true;
 
-/** Does a commit's meta name the credential asked for? Keys and apps match by name or credential id. */
-function matcher(by: Extract<RevertTarget, { by: unknown }>['by']): (meta: CommitMeta) => boolean {
-  if ('agent' in by) return (meta) => meta.agent === by.agent;
-  if ('key' in by) return (meta) => meta.key !== undefined && (meta.key === by.key || meta.credential === by.key);
-  return (meta) => meta.app !== undefined && (meta.app === by.app || meta.credential === by.app);
-}
-
 function describe(target: RevertTarget, subject: string | undefined): string {
   if ('commit' in target) return `Revert ${target.commit.slice(0, 12)}${subject ? `: ${subject}` : ''}`;
   const [kind, name] = Object.entries(target.by)[0] as [string, string];
@@ -62,7 +55,11 @@ export async function revert(vault: Vault, author: Author, request: RevertReques
     const commits =
       'commit' in target
         ? [await objects.commit(target.commit)]
-        : await sessionCommits(objects, vault.head, { matches: matcher(target.by), since: target.since, until: target.until });
+        : await sessionCommits(objects, vault.head, {
+            matches: (meta) => madeBy(meta, target.by),
+            since: target.since,
+            until: target.until,
+          });
     // The message of the commit undone may name pages a limited caller cannot read.
     const subject = 'commit' in target && !request.visible ? commitMeta(commits[0]).message.split('\n')[0] : undefined;
     return { ...(await sessionChanges(trees, objects, commits, visible)), subject };
