@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, benchVault, type BenchVault } from './fixture.js';
 
@@ -47,9 +47,13 @@ export function scaleVault(pages: number): ScaleVault {
   return { pristine, manifest, generatedMs, committedMs };
 }
 
-/** `cp -a`: several times faster than `fs.cpSync` on 100k small files. */
+/**
+ * `cp -a`: several times faster than `fs.cpSync` on 100k small files. `from` is resolved
+ * first: in a worktree whose bench-data links to a shared cache, `cp -a` of the link copied
+ * the link, and the server then wrote its commits into the shared pristine repository.
+ */
 export function copyTree(from: string, to: string): void {
-  execFileSync('cp', ['-a', from, to]);
+  execFileSync('cp', ['-a', realpathSync(from), to]);
 }
 
 /** Bytes-on-disk summary of a folder (`du -sm`), for the report. */

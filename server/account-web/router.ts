@@ -10,6 +10,7 @@ import { html } from '../web/html.js';
 import { renderShell, sendPage } from '../web/page.js';
 import { SessionStore } from '../auth/sessions.js';
 import { SigninLinks } from '../auth/signin-links.js';
+import { accountPath } from './account-path.js';
 import { agentRoutes } from './agents.js';
 import { appRoutes } from './apps.js';
 import { SESSION_COOKIE, sessionCredential, type AccountArea, type Visit } from './area.js';
@@ -83,7 +84,7 @@ export interface AccountRouter {
 /** The account area: sign-in, then one page per thing a person manages. */
 export function accountRouter(services: Services, catalog: AnyOperation[], grants: OAuthGrants): AccountRouter {
   const url = new URL(services.config.accountUrl);
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = accountPath(services.config);
   const area: AccountArea = {
     services,
     catalog,

@@ -7,8 +7,12 @@ import type { LlmConfig } from '../config.js';
 import { embedder } from '../llm/embeddings.js';
 import { LoadedVault, type VaultLease } from './loaded-vault.js';
 import { processMemory } from './memory.js';
+import { OpenSlots } from './open-slots.js';
 
 export type { VaultLease } from './loaded-vault.js';
+
+/** Vaults opening at once (see OpenSlots). */
+const OPENS_AT_ONCE = 2;
 
 export function vaultDir(dataDir: string, user: string): string {
   return join(dataDir, 'vaults', user);
@@ -57,6 +61,9 @@ export class VaultRegistry {
   private readonly baseline = process.memoryUsage.rss();
   private scale = 1;
   private scaleAt = 0;
+  /** What each user's vault was last measured at when it was closed: what its reopening is expected to hold. */
+  private readonly lastBytes = new Map<string, number>();
+  private readonly opens = new OpenSlots(OPENS_AT_ONCE);
   readonly watchers: WatcherPool | undefined;
 
   constructor(
@@ -73,7 +80,11 @@ export class VaultRegistry {
     let entry = this.loaded.get(user);
     if (!entry) {
       entry = new LoadedVault(user, this.load(user), this.options.idleMs ?? 0, (idle) => this.onIdle(idle));
+      // Counted at its expected size while it opens, and room made for it first: counted
+      // only once open, several vaults opening at once took RSS past the budget.
+      entry.bytes = this.expectedBytes(user);
       this.track(entry);
+      this.enforceBudget();
     }
     entry.take();
     let workspace: Workspace;
@@ -165,13 +176,15 @@ export class VaultRegistry {
   private async load(user: string): Promise<Workspace> {
     await this.closing.get(user);
     const { persistDelayMs, lockWaitMs, log, embeddings } = this.options;
-    const workspace = await Workspace.open(vaultDir(this.dataDir, user), {
-      indexDir: join(this.dataDir, 'index', user),
-      persistDelayMs,
-      lockWaitMs,
-      log,
-      ...(embeddings ? { embeddings: { model: embeddings.model, embed: embedder(embeddings) } } : {}),
-    });
+    const workspace = await this.opens.run(() =>
+      Workspace.open(vaultDir(this.dataDir, user), {
+        indexDir: join(this.dataDir, 'index', user),
+        persistDelayMs,
+        lockWaitMs,
+        log,
+        ...(embeddings ? { embeddings: { model: embeddings.model, embed: embedder(embeddings) } } : {}),
+      }),
+    );
     workspace.onCommit((event) => this.announce(user, event));
     return workspace;
   }
@@ -236,6 +249,20 @@ export class VaultRegistry {
     return this.scale;
   }
 
+  /** What a vault about to open will hold: its own size when it was last closed, else the loaded vaults' mean. */
+  private expectedBytes(user: string): number {
+    const known = this.lastBytes.get(user);
+    if (known !== undefined) return known;
+    let sum = 0;
+    let open = 0;
+    for (const entry of this.loaded.values()) {
+      if (!entry.workspace) continue;
+      sum += entry.bytes;
+      open += 1;
+    }
+    return open === 0 ? 0 : sum / open;
+  }
+
   private onIdle(entry: LoadedVault): void {
     if (this.loaded.get(entry.user) === entry && entry.workspace && entry.idleSince(this.options.idleMs ?? 0))
       void this.evict(entry, 'idle');
@@ -250,6 +277,7 @@ export class VaultRegistry {
     const { user, workspace } = entry;
     const started = performance.now();
     this.loaded.delete(user);
+    this.lastBytes.set(user, entry.bytes);
     entry.stop();
     this.evictions += 1;
     const closed = (async () => {

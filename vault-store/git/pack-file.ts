@@ -175,17 +175,17 @@ export class PackFile {
     const raw = Buffer.allocUnsafe(end - offset);
     if (raw.length < INLINE_BYTES) fs.readSync(this.fd, raw, 0, raw.length, offset);
     else await readAt(this.fd, raw, 0, raw.length, offset);
-    const { code: type, at } = entryHeader(raw);
+    const { code: type, at, size } = entryHeader(raw);
     if (type === OFS_DELTA) {
       const { back, at: delta } = baseDistance(raw, at);
       const base = await this.base(offset - back, lookup);
-      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(delta))) };
+      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(delta), size)) };
     }
     if (type === REF_DELTA) {
       const base = await lookup(raw.subarray(at, at + 20).toString('hex'));
-      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(at + 20))) };
+      return { type: base.type, data: applyDelta(base.data, await inflateObject(raw.subarray(at + 20), size)) };
     }
-    return { type: TYPES[type], data: await inflateObject(raw.subarray(at)) };
+    return { type: TYPES[type], data: await inflateObject(raw.subarray(at), size) };
   }
 
   private base(offset: number, lookup: (oid: string) => Promise<PackedObject>): Promise<PackedObject> {

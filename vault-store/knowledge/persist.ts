@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { atomicWriteFile } from '../atomic-file.js';
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /** writev takes at most IOV_MAX (1024 on Linux) buffers a call. */

@@ -1,6 +1,7 @@
 import { QuireError } from '../errors.js';
 import type { SearchIndex } from './search/search-index.js';
 import { weightedTf } from './search/bm25.js';
+import { TermCursor } from './search/term-table.js';
 import { tokenize } from './search/tokenize.js';
 
 export type SimilarInput = { path: string } | { text: string };
@@ -45,9 +46,9 @@ export function similar(index: SearchIndex, input: SimilarInput, limit = 10, vis
 }
 
 function docVector(index: SearchIndex, id: number): Vector {
-  const { terms } = index.docs[id]!;
   const out: Vector = new Map();
-  terms.ids.forEach((term, at) => out.set(term, (1 + Math.log(weightedTf(terms, at))) * index.stats.idf(term)));
+  const cursor = new TermCursor().open(index.docs[id]!.terms);
+  while (cursor.next()) out.set(cursor.id, (1 + Math.log(weightedTf(cursor.tf))) * index.stats.idf(cursor.id));
   return out;
 }
 

@@ -68,6 +68,17 @@ describe('VaultRegistry leases and eviction', function () {
     expect(vaults.commitListenerCount('ann')).to.equal(0);
   });
 
+  it('makes room for a vault before it opens, counting it at the size it had when last closed', async () => {
+    await vaults.get('ann');
+    await vaults.get('bob');
+    expect(vaults.loadedWorkspace('ann'), 'closed for bob').to.equal(undefined);
+    const reopening = vaults.acquire('ann');
+    expect(vaults.loadedWorkspace('bob'), 'closed as soon as ann was asked for, not once ann was open').to.equal(undefined);
+    const lease = await reopening;
+    expect(vaults.memory().bytes, 'ann measured once open').to.be.greaterThan(0);
+    lease.release();
+  });
+
   it('closes a vault unused for the idle time, and not one in use', async () => {
     await vaults.close();
     vaults = new VaultRegistry(dir.path, { watch: false, idleMs: 150 });

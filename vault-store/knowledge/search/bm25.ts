@@ -1,4 +1,5 @@
-import { FIELD_COUNT, indexOf, tfAt, type DocTerms, type TermStats } from './term-stats.js';
+import type { TermStats } from './term-stats.js';
+import { FIELD_COUNT, TermCursor, type DocTerms } from './term-table.js';
 
 // Title beats body: a one-word title hit must outweigh a body that repeats the word.
 const FIELD_WEIGHT = [3, 1, 2, 0.75];
@@ -13,6 +14,7 @@ const K1 = 1.2;
  */
 export class Bm25 {
   private readonly avg: number[];
+  private readonly cursor = new TermCursor();
 
   constructor(stats: TermStats) {
     this.avg = stats.averageLengths();
@@ -32,20 +34,20 @@ export class Bm25 {
 
   /** Score of term `id` (whose idf is `idf`) in a page; 0 when the page lacks it. */
   score(doc: DocTerms, id: number, idf: number): number {
-    const at = indexOf(doc.ids, id);
-    if (at < 0) return 0;
+    const { cursor } = this;
+    if (!cursor.open(doc).find(id)) return 0;
     let sum = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const tf = tfAt(doc, at * FIELD_COUNT + f);
+      const tf = cursor.tf[f];
       if (tf !== 0) sum += this.part(f, tf, doc.lens[f]);
     }
     return sum * idf;
   }
 }
 
-/** Field-weighted frequency of the term at position `at` of a page's table (for similarity). */
-export function weightedTf(doc: DocTerms, at: number): number {
+/** Field-weighted frequency of the term a cursor is at (for similarity). */
+export function weightedTf(tf: Uint32Array): number {
   let sum = 0;
-  for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * tfAt(doc, at * FIELD_COUNT + f);
+  for (let f = 0; f < FIELD_COUNT; f++) sum += FIELD_WEIGHT[f] * tf[f];
   return sum;
 }

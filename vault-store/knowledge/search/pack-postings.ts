@@ -1,4 +1,4 @@
-import { FIELD_COUNT, type DocTerms } from './term-stats.js';
+import { FIELD_COUNT, TermCursor, type DocTerms } from './term-table.js';
 
 /**
  * A term's pages in a field are listed by how often the field uses the term, in slots:
@@ -82,18 +82,23 @@ const BLOCK = 1 << 20;
  * and writes the block's lists. Nothing is allocated per posting.
  */
 export function packPostings(tables: Tables, block = BLOCK): PackedPostings {
+  const cursor = new TermCursor();
+  // ends[k + 1]: first the length of list k, then (summed) where it ends among all postings; grown as term ids show up.
+  let ends = new Uint32Array(FIELD_COUNT + 1);
   let terms = 0;
-  for (const doc of tables) if (doc?.terms.ids.length) terms = Math.max(terms, doc.terms.ids[doc.terms.ids.length - 1] + 1);
-  const keys = terms * FIELD_COUNT;
-  // ends[k + 1]: first the length of list k, then (summed) where it ends among all postings.
-  const ends = new Uint32Array(keys + 1);
   for (const doc of tables) {
     if (!doc) continue;
-    const { ids, tf } = doc.terms;
-    for (let i = 0; i < ids.length; i++) {
-      for (let f = 0; f < FIELD_COUNT; f++) if (tf[i * FIELD_COUNT + f] !== 0) ends[ids[i] * FIELD_COUNT + f + 1] += 1;
+    cursor.open(doc.terms);
+    while (cursor.next()) {
+      if (cursor.id >= terms) {
+        terms = cursor.id + 1;
+        if ((terms + 1) * FIELD_COUNT > ends.length) ends = grown(ends, (terms + 1) * FIELD_COUNT);
+      }
+      for (let f = 0; f < FIELD_COUNT; f++) if (cursor.tf[f] !== 0) ends[cursor.id * FIELD_COUNT + f + 1] += 1;
     }
   }
+  const keys = terms * FIELD_COUNT;
+  ends = ends.slice(0, keys + 1);
   let largest = 0;
   for (let k = 0; k < keys; k++) {
     ends[k + 1] += ends[k];
@@ -103,8 +108,8 @@ export function packPostings(tables: Tables, block = BLOCK): PackedPostings {
   const scratch = { pages: new Uint32Array(size), slots: new Uint8Array(size) };
   const out = new VarintWriter(ends[keys] * 2 + 64);
   const starts = new Uint32Array(keys + 1);
-  // Per page, its first term not placed yet: blocks go up by term id, as each table does.
-  const cursors = new Uint32Array(tables.length);
+  // Per page, its first term not placed yet (byte offset, id before it): blocks go up by term id, as each table does.
+  const cursors = { offsets: new Uint32Array(tables.length), ids: new Int32Array(tables.length).fill(-1), cursor };
   for (let first = 0; first < keys;) {
     let last = first + FIELD_COUNT;
     while (last < keys && ends[last + FIELD_COUNT] - ends[first] <= size) last += FIELD_COUNT;
@@ -125,26 +130,41 @@ interface Block {
   slots: Uint8Array;
 }
 
+interface Cursors {
+  offsets: Uint32Array;
+  ids: Int32Array;
+  cursor: TermCursor;
+}
+
 /** Places the postings of lists `first` up to `last` (whole terms) in `block`. */
-function place(tables: Tables, cursors: Uint32Array, ends: Uint32Array, first: number, last: number, block: Block): void {
+function place(tables: Tables, cursors: Cursors, ends: Uint32Array, first: number, last: number, block: Block): void {
   const next = ends.slice(first, last);
   const base = ends[first];
   const end = last / FIELD_COUNT;
+  const { offsets, ids, cursor } = cursors;
   tables.forEach((doc, id) => {
     if (!doc) return;
-    const { ids, tf } = doc.terms;
-    let i = cursors[id];
-    for (; i < ids.length && ids[i] < end; i++) {
+    cursor.open(doc.terms);
+    if (offsets[id] > 0) cursor.seek(offsets[id], ids[id]);
+    for (;;) {
+      offsets[id] = cursor.offset;
+      ids[id] = cursor.id;
+      if (!cursor.next() || cursor.id >= end) break;
       for (let f = 0; f < FIELD_COUNT; f++) {
-        const count = tf[i * FIELD_COUNT + f];
+        const count = cursor.tf[f];
         if (count === 0) continue;
-        const at = next[ids[i] * FIELD_COUNT + f - first]++ - base;
+        const at = next[cursor.id * FIELD_COUNT + f - first]++ - base;
         block.pages[at] = id;
         block.slots[at] = slotOf(count);
       }
     }
-    cursors[id] = i;
   });
+}
+
+function grown(array: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
+  const next = new Uint32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
 }
 
 /** Values below 2³², seven bits a byte, low bits first. */

@@ -1,6 +1,6 @@
 import { lowerBound } from '../../sorted.js';
 import { EMPTY_POSTINGS, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
-import { FIELD_COUNT, type DocTerms } from './term-stats.js';
+import { FIELD_COUNT, TermCursor, termCount, type DocTerms } from './term-table.js';
 
 /** Called per posting, best slot first, ids ascending within a slot; `false` stops the walk. */
 export type Visit = (id: number, slot: number) => boolean | void;
@@ -38,6 +38,7 @@ export class Postings {
   private pending: number[] = [];
   /** Pages whose base postings are dead: the base needs packing again before a snapshot. */
   private stale = 0;
+  private readonly cursor = new TermCursor();
 
   constructor(
     private readonly tables: Tables,
@@ -142,7 +143,7 @@ export class Postings {
   private settle(): void {
     if (this.pending.length === 0) return;
     let load = this.overlaid;
-    for (const id of this.pending) if (this.state[id] & PENDING) load += this.tables[id]!.terms.ids.length;
+    for (const id of this.pending) if (this.state[id] & PENDING) load += termCount(this.tables[id]!.terms);
     if (load > Math.min(OVERLAY_MAX, Math.max(OVERLAY_MIN, this.packed.bytes.length / 8))) return this.repack();
     for (const id of this.pending) if (this.state[id] & PENDING) this.file(id);
     this.pending = [];
@@ -180,11 +181,11 @@ export class Postings {
   }
 
   private forEachPosting(terms: DocTerms, id: number, visit: (key: number, entry: number) => void): void {
-    const { ids, tf } = terms;
-    for (let i = 0; i < ids.length; i++) {
+    const cursor = this.cursor.open(terms);
+    while (cursor.next()) {
       for (let f = 0; f < FIELD_COUNT; f++) {
-        const count = tf[i * FIELD_COUNT + f];
-        if (count !== 0) visit(ids[i] * FIELD_COUNT + f, slotOf(count) * SPAN + id);
+        const count = cursor.tf[f];
+        if (count !== 0) visit(cursor.id * FIELD_COUNT + f, slotOf(count) * SPAN + id);
       }
     }
   }

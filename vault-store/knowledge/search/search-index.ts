@@ -8,10 +8,12 @@ import { FIELD_COUNT, TermStats, type FieldTexts } from './term-stats.js';
 export type { IndexedDoc, IndexedPage } from './indexed-docs.js';
 
 /**
- * Per page: its doc and term table objects, two typed arrays' headers and backing stores,
- * the lengths array, and its entry in the path map.
+ * Per page: its doc and term table objects, the table's view, the lengths array, and its
+ * entry in the path map.
  */
-const DOC_OVERHEAD = 400;
+const DOC_OVERHEAD = 250;
+/** Slack the slab may hold past twice the live tables before they are copied afresh. */
+const SLAB_SLACK = 4 * 1024 * 1024;
 
 export function fieldTexts(page: IndexedPage): FieldTexts {
   return { title: page.title, body: page.body, tags: page.tags.join(' '), path: page.path.replace(/\.md$/, '') };
@@ -29,20 +31,28 @@ export class SearchIndex implements IndexedDocs {
   private lens = new Uint32Array(0);
 
   readonly postings: Postings;
+  /** Bytes of the live pages' term tables (what the slab holds beyond them is dead). */
+  private tableBytes = 0;
 
-  /** `packed`: the postings of exactly `docs` (restored), or none to file them anew. */
+  /**
+   * `packed`: the postings of exactly `docs` (restored), or none to file them anew;
+   * `heldTableBytes`: the buffer restored tables are views of.
+   */
   constructor(
     readonly docs: (IndexedDoc | undefined)[] = [],
     readonly stats = new TermStats(),
     packed?: PackedPostings,
     readonly bodies = new BodyStore(),
+    heldTableBytes = 0,
   ) {
     this.postings = new Postings(docs, packed);
     docs.forEach((doc, id) => {
       if (!doc) return void this.free.push(id);
       this.ids.set(doc.path, id);
       this.setLengths(id, doc.terms.lens);
+      this.tableBytes += doc.terms.bytes.length;
     });
+    stats.slab.reset(heldTableBytes);
   }
 
   get lengths(): Uint32Array {
@@ -90,7 +100,9 @@ export class SearchIndex implements IndexedDocs {
     const id = existing ?? this.free.pop() ?? this.docs.length;
     if (existing !== undefined) this.unindex(existing);
     const terms = this.stats.add(fieldTexts(page));
+    this.tableBytes += terms.bytes.length;
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
+    this.compactTables();
     this.bodies.set(id, page.body);
     this.ids.set(page.path, id);
     this.setLengths(id, terms.lens);
@@ -119,16 +131,35 @@ export class SearchIndex implements IndexedDocs {
       const { terms } = doc;
       bytes += DOC_OVERHEAD + 2 * (doc.path.length + doc.title.length + doc.hash.length);
       for (const tag of doc.tags) bytes += 32 + 2 * tag.length;
-      bytes += terms.ids.byteLength + terms.tf.byteLength + (terms.more?.size ?? 0) * 40;
+      bytes += terms.bytes.length;
     }
-    return bytes;
+    // The tables' dead bytes, until compactTables copies the live ones out.
+    return bytes + Math.max(0, this.stats.slab.allocated - this.tableBytes);
   }
 
   /** Takes a page's terms out of the statistics and the postings (its doc stays in place). */
   private unindex(id: number): void {
     const { terms } = this.docs[id]!;
+    this.tableBytes -= terms.bytes.length;
     this.stats.remove(terms);
     this.postings.remove(id, terms);
+  }
+
+  /**
+   * Copies the live term tables into fresh chunks once the slab holds more than twice them:
+   * a chunk (or a restored section) stays while any table in it does, so edits would
+   * otherwise pin old chunks for good. Docs get new objects, never edited ones: a save
+   * may be writing the old tables meanwhile.
+   */
+  private compactTables(): void {
+    const { slab } = this.stats;
+    if (slab.allocated <= 2 * this.tableBytes + SLAB_SLACK) return;
+    slab.reset(0);
+    this.docs.forEach((doc, id) => {
+      if (!doc) return;
+      const terms = { bytes: slab.copy(doc.terms.bytes, doc.terms.bytes.length), lens: doc.terms.lens };
+      this.docs[id] = { ...doc, terms };
+    });
   }
 
   private setLengths(id: number, lens: number[]): void {

@@ -1,4 +1,5 @@
 import { lowerBound } from '../../sorted.js';
+import { FIELD_COUNT, TableSlab, TableWriter, TermCursor, type DocTerms } from './term-table.js';
 import { scanTerms } from './tokenize.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -6,36 +7,15 @@ import { Vocabulary } from './vocabulary.js';
  * BM25 term statistics, kept exact under every add and remove so ranking never drifts
  * from what a rebuild would give. Terms get numeric ids from a vocabulary that only grows
  * (a rebuild compacts it); each document keeps its distinct term ids sorted, with
- * per-field frequencies, in typed arrays: 10k pages cost a few tens of MB, not hundreds.
+ * per-field frequencies, in a packed table (term-table.ts) cut from `slab`.
  */
 
 export const FIELDS = ['title', 'body', 'tags', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
-export const FIELD_COUNT = FIELDS.length;
+export { FIELD_COUNT, type DocTerms } from './term-table.js';
 
 /** Field texts of one page, before tokenizing. */
 export type FieldTexts = Record<Field, string>;
-
-/**
- * A document's terms: ids ascending; tf holds FIELD_COUNT counts per term, in FIELDS order.
- * Counts take one byte (they are almost all small: half the table's memory went to zeros
- * in 16-bit cells); a count of TF_MORE or above is TF_MORE there, its value in `more`.
- */
-export interface DocTerms {
-  ids: Uint32Array;
-  tf: Uint8Array;
-  lens: number[];
-  more?: Map<number, number>;
-}
-
-export const TF_MORE = 0xff;
-const TF_MAX = 0xffff;
-
-/** The count at position `k` of a document's tf table. */
-export function tfAt(doc: DocTerms, k: number): number {
-  const tf = doc.tf[k];
-  return tf < TF_MORE ? tf : doc.more!.get(k)!;
-}
 
 export class TermStats {
   private vocabulary = new Vocabulary();
@@ -52,6 +32,10 @@ export class TermStats {
   /** Terms added since `sorted` was last read: merged lazily, so a build sorts once. */
   private unsorted: string[] = [];
   private readonly totalLen = new Array<number>(FIELD_COUNT).fill(0);
+  private readonly writer = new TableWriter();
+  private readonly cursor = new TermCursor();
+  /** Where new tables are cut from (SearchIndex compacts it). */
+  readonly slab = new TableSlab();
   docCount = 0;
 
   term(id: number): string {
@@ -100,17 +84,9 @@ export class TermStats {
       scanTerms(texts[field], sink);
     });
     const ids = Uint32Array.from(order).sort();
-    const tf = new Uint8Array(ids.length * FIELD_COUNT);
-    const doc: DocTerms = { ids, tf, lens };
-    for (let i = 0; i < ids.length; i++) {
-      const row = this.rows[ids[i]];
-      for (let g = 0; g < FIELD_COUNT; g++) {
-        const count = this.counts[row * FIELD_COUNT + g];
-        const k = i * FIELD_COUNT + g;
-        tf[k] = Math.min(count, TF_MORE);
-        if (count >= TF_MORE) (doc.more ??= new Map()).set(k, Math.min(count, TF_MAX));
-      }
-    }
+    this.writer.start(ids.length);
+    for (const id of ids) this.writer.term(id, this.counts, this.rows[id] * FIELD_COUNT);
+    const doc: DocTerms = { bytes: this.writer.take(this.slab), lens };
     this.count(doc, 1);
     return doc;
   }
@@ -119,14 +95,16 @@ export class TermStats {
     this.count(doc, -1);
   }
 
-  /** Re-registers a document loaded from disk (its ids are this vocabulary's). */
+  /** Re-registers a document loaded from disk: its terms are in the restored `df` already. */
   restore(doc: DocTerms): void {
-    this.count(doc, 1);
+    this.docCount += 1;
+    doc.lens.forEach((len, f) => (this.totalLen[f] += len));
   }
 
   private count(doc: DocTerms, sign: 1 | -1): void {
     this.docCount += sign;
-    for (const id of doc.ids) this.df[id] += sign;
+    const cursor = this.cursor.open(doc);
+    while (cursor.next()) this.df[cursor.id] += sign;
     doc.lens.forEach((len, f) => (this.totalLen[f] += sign * len));
   }
 
@@ -177,30 +155,26 @@ export class TermStats {
     );
   }
 
-  /** The vocabulary and counters, for the persisted index (document tables go separately). */
+  /** The vocabulary, for the persisted index (its document counts go as `dfSection`). */
   toJSON(): { terms: string[] } {
     return { terms: this.vocabulary.terms };
   }
 
-  static fromJSON(data: { terms: string[] }): TermStats {
+  /** How many documents hold each term, by id, as saved beside the vocabulary: a copy, as later commits change the counts. */
+  dfSection(): Uint32Array {
+    return this.df.slice(0, this.vocabulary.size);
+  }
+
+  /** The statistics of a saved vocabulary and its document counts; documents are then `restore`d. */
+  static fromJSON(data: { terms: string[] }, df: Uint32Array): TermStats {
+    if (df.length !== data.terms.length) throw new Error('inconsistent document counts');
     const stats = new TermStats();
     for (const term of data.terms) stats.intern(term, 0, term.length);
+    stats.df.set(df);
     stats.unsorted = [];
     stats.sortedTerms = data.terms.slice().sort();
     return stats;
   }
-}
-
-export function indexOf(ids: Uint32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid] < id) lo = mid + 1;
-    else if (ids[mid] > id) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
 }
 
 function grown(array: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
