@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, benchVault } from './fixture.js';
 
@@ -20,6 +20,6 @@ export function gitBenchVault(name: string): { dir: string; manifest: ReturnType
   }
   const dir = join(BENCH_DIR, `run-${name}`);
   rmSync(dir, { recursive: true, force: true });
-  cpSync(pristine, dir, { recursive: true });
+  cpSync(realpathSync(pristine), dir, { recursive: true });
   return { dir, manifest };
 }

@@ -1,5 +1,5 @@
 import { parsePage, type PageLink, type ParsedPage } from '../page.js';
-import { NON_ASCII } from './search/tokenize.js';
+import { isAscii } from './search/tokenize.js';
 import { own } from './own-string.js';
 import { pageTasks, type Task } from './tasks/task.js';
 
@@ -44,7 +44,7 @@ function aliasesOf(value: unknown): string[] {
 
 /** Runs of letters and digits; in ASCII text that is [A-Za-z0-9], counted without a regex match per word. */
 function countWords(text: string): number {
-  if (NON_ASCII.test(text)) return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  if (!isAscii(text)) return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
   let words = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {

@@ -29,23 +29,41 @@ const FIRST = 64;
  */
 export function* bestFirst<T>(bounds: Float64Array, score: (i: number) => Ranked<T> | undefined): Generator<Ranked<T>> {
   const floor = bounds.length > 16 * FIRST ? highest(bounds, FIRST) : -Infinity;
-  let order = new BoundQueue(bounds, floor, true);
-  let rest = floor > -Infinity;
-  const pending = new Heap<T>();
-  for (;;) {
-    while (order.size > 0 && (pending.size === 0 || order.topBound >= pending.top.score)) {
-      const ranked = score(order.pop());
-      if (ranked) pending.push(ranked);
+  // The queues' arrays are shared by the searches of the process, one generator at a time.
+  const own = spare.length >= bounds.length && !spareInUse;
+  const slots = own ? spare : new Uint32Array(bounds.length);
+  if (own) spareInUse = true;
+  try {
+    let order = new BoundQueue(slots, bounds, floor, true);
+    let rest = floor > -Infinity;
+    const pending = new Heap<T>();
+    for (;;) {
+      while (order.size > 0 && (pending.size === 0 || order.topBound >= pending.top.score)) {
+        const ranked = score(order.pop());
+        if (ranked) pending.push(ranked);
+      }
+      if (rest && (pending.size === 0 || pending.top.score < floor)) {
+        // The first queue is done with: the rest take its array.
+        order = new BoundQueue(slots, bounds, floor, false);
+        rest = false;
+        continue;
+      }
+      if (pending.size === 0) return;
+      yield pending.pop();
     }
-    if (rest && (pending.size === 0 || pending.top.score < floor)) {
-      order = new BoundQueue(bounds, floor, false);
-      rest = false;
-      continue;
-    }
-    if (pending.size === 0) return;
-    yield pending.pop();
+  } finally {
+    if (own) spareInUse = false;
+    else if (bounds.length > spare.length && !spareInUse) spare = slots;
   }
 }
+
+/**
+ * A queue's array, kept for the next search: at 100k pages a query's candidates fill
+ * hundreds of KB, and a fresh array per query was garbage that brought collections of a
+ * large heap into the slowest queries.
+ */
+let spare = new Uint32Array(0);
+let spareInUse = false;
 
 /** The `count`-th highest of `values` (count ≤ their number), kept in a min-heap of `count`. */
 function highest(values: Float64Array, count: number): number {
@@ -74,15 +92,15 @@ function siftDown(heap: Float64Array, at: number, value: number): void {
  * sorting them all was a third of its time.
  */
 class BoundQueue {
-  private readonly heap: Uint32Array;
   size = 0;
 
+  /** `heap`: room for every candidate, its contents free to overwrite. */
   constructor(
+    private readonly heap: Uint32Array,
     private readonly bounds: Float64Array,
     floor: number,
     above: boolean,
   ) {
-    this.heap = new Uint32Array(bounds.length);
     for (let i = 0; i < bounds.length; i++) if (bounds[i] >= floor === above) this.heap[this.size++] = i;
     for (let at = (this.size >> 1) - 1; at >= 0; at--) this.sink(at);
   }

@@ -1,7 +1,7 @@
 import { bestFirst } from './best-first.js';
 import { Bm25 } from './bm25.js';
 import { closeTerms } from './fuzzy.js';
-import { containsPhrase, parseQuery, type Clause } from './query.js';
+import { parseQuery, phraseTest, type Clause } from './query.js';
 import { Holdings, type Slot } from './score-bounds.js';
 import type { IndexedDoc, IndexedDocs } from './indexed-docs.js';
 import { snippet } from './snippet.js';
@@ -55,16 +55,16 @@ const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
 export function runSearch(index: IndexedDocs, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
   const { slots, suggestion } = resolveSlots(index, clauses, query, options.visible);
-  const phrases = clauses.filter((c) => c.phrase);
+  const phrases = clauses.filter((c) => c.phrase).map((c) => phraseTest(c.terms));
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   const bm25 = new Bm25(index.stats);
   const holdings = Holdings.read(index, slots, bm25);
-  let pool: number[] = holdings ? holdings.pages : [...candidates(index, slots)];
+  let pool: ArrayLike<number> = holdings ? holdings.pages : [...candidates(index, slots)];
   if (options.prefix || tag !== undefined) {
-    pool = pool.filter((id) => {
+    pool = Array.prototype.filter.call(pool, (id: number) => {
       const doc = index.docs[id];
       return doc && (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)));
-    });
+    }) as number[];
   }
   const required = phraseWords(clauses, slots);
   if (required === undefined) return suggestion === undefined ? { results: [] } : { results: [], suggestion };
@@ -74,23 +74,25 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
     if (!doc) return undefined;
     const held = holdings ? holdings.mask(doc.id) : ALL;
     if ((held & required) !== required) return undefined;
-    const total = scoreDoc(bm25, doc, slots, held);
+    // Where the postings gave exact counts the bound is the score, to the bit (see Holdings).
+    const total = holdings?.exact(doc.id) ? bounds[i] : scoreDoc(bm25, doc, slots, held);
     return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
   });
 
-  const matched = new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)));
+  const terms = slots.flatMap((s) => s.alternatives.map((a) => a.term));
+  const matched = new Set(terms);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const results: SearchHit[] = [];
   for (const { item: doc, score } of ranked) {
     if (results.length >= limit) break;
     if (options.visible && !options.visible(doc.path)) continue;
-    if (phrases.length && !phrases.every((p) => hasPhrase(index, doc, p.terms))) continue;
+    if (phrases.length && !hasPhrases(index, doc, phrases)) continue;
     results.push({
       path: doc.path,
       title: doc.title,
       hash: doc.hash,
       score: Math.round(score * 1000) / 1000,
-      snippet: snippet(index.body(doc), matched),
+      snippet: snippet(index.body(doc), holdings ? heldTerms(terms, holdings.mask(doc.id)) : matched),
     });
   }
   return suggestion === undefined ? { results } : { results, suggestion };
@@ -145,6 +147,17 @@ function candidates(index: IndexedDocs, slots: Slot[]): Set<number> {
   return out;
 }
 
+/**
+ * The terms of the alternatives a page holds (bits as Holdings numbers them): only those can
+ * be words of its body, so the snippet looks for no other (a prefix query has up to nine, a
+ * page holds one or two; looking for each through the whole body was most of a snippet).
+ */
+function heldTerms(terms: string[], held: number): Set<string> {
+  const out = new Set<string>();
+  terms.forEach((term, bit) => held & (1 << bit) && out.add(term));
+  return out;
+}
+
 /** Every bit set: no holdings, every alternative is looked up. */
 const ALL = -1;
 
@@ -195,8 +208,10 @@ function hasTag(tag: string, wanted: string): boolean {
   return t === wanted || t.startsWith(`${wanted}/`);
 }
 
-function hasPhrase(index: IndexedDocs, doc: IndexedDoc, terms: string[]): boolean {
-  return containsPhrase(doc.title, terms) || containsPhrase(index.body(doc), terms);
+/** Whether every phrase is in the page's title or body; the body is read once, and only if a title lacks one. */
+function hasPhrases(index: IndexedDocs, doc: IndexedDoc, phrases: ((text: string) => boolean)[]): boolean {
+  let body: string | undefined;
+  return phrases.every((test) => test(doc.title) || test((body ??= index.body(doc))));
 }
 
 function replaceWord(query: string, term: string, fix: string): string {

@@ -26,6 +26,11 @@ let best = new Float64Array(0);
 let held = new Int32Array(0);
 let current = new Float64Array(0);
 let touched = new Int32Array(0);
+/** Per row: 1 when some posting was in slot 0, whose count (and so the bound) is not exact. */
+let loose = new Uint8Array(0);
+/** The pages met, in row order; and the bounds handed out last. */
+let rowPages = new Int32Array(0);
+let bounded = new Float64Array(0);
 let stamp = 0;
 
 /**
@@ -43,8 +48,8 @@ let stamp = 0;
 export class Holdings {
   private constructor(
     private readonly width: number,
-    /** Every page holding some alternative, in the order met (its row). */
-    readonly pages: number[],
+    /** Every page holding some alternative, in the order met (its row); valid until the next query. */
+    readonly pages: Int32Array,
   ) {}
 
   static read(index: IndexedDocs, slots: Slot[], bm25: Bm25): Holdings | undefined {
@@ -55,7 +60,8 @@ export class Holdings {
     if (meet.length < 2 * size) meet = new Uint32Array(2 * Math.max(size, 1024));
     if (held.length < size) {
       const rows = Math.max(size, 1024);
-      [held, current, touched] = [new Int32Array(rows), new Float64Array(rows), new Int32Array(rows)];
+      [held, current, touched, loose] = [new Int32Array(rows), new Float64Array(rows), new Int32Array(rows), new Uint8Array(rows)];
+      [rowPages, bounded] = [new Int32Array(rows), new Float64Array(rows)];
     }
     if (best.length < size * width) best = new Float64Array(Math.max(size, 1024) * width);
     stamp += 1;
@@ -64,8 +70,9 @@ export class Holdings {
       stamp = 1;
     }
     // Locals, not the module's bindings: the walk below runs per posting.
-    const [seen, bests, holds, sums, met, now] = [meet, best, held, current, touched, stamp];
-    const pages: number[] = [];
+    const [seen, bests, holds, sums, met, inexact, now] = [meet, best, held, current, touched, loose, stamp];
+    const pages = rowPages;
+    let rows = 0;
     const lengths = index.lengths;
     let bit = 0;
     for (let s = 0; s < width; s++) {
@@ -78,11 +85,13 @@ export class Holdings {
             let row = seen[2 * id + 1];
             if (seen[2 * id] !== now) {
               seen[2 * id] = now;
-              seen[2 * id + 1] = row = pages.length;
-              pages.push(id);
+              seen[2 * id + 1] = row = rows;
+              pages[rows++] = id;
               for (let k = row * width; k < (row + 1) * width; k++) bests[k] = 0;
               holds[row] = 0;
+              inexact[row] = 0;
             }
+            if (slot === 0) inexact[row] = 1;
             const part = bm25.part(f, countOfSlot(slot), lengths[id * FIELD_COUNT + f]);
             if (holds[row] & mask) sums[row] += part;
             else {
@@ -99,7 +108,7 @@ export class Holdings {
         }
       }
     }
-    return new Holdings(width, pages);
+    return new Holdings(width, pages.subarray(0, rows));
   }
 
   /** Bit i set: the page holds alternative i in some field. */
@@ -107,13 +116,19 @@ export class Holdings {
     return held[meet[2 * id + 1]];
   }
 
+  /** True when page `id`'s bound is its score: every count it was read from is exact. */
+  exact(id: number): boolean {
+    return loose[meet[2 * id + 1]] === 0;
+  }
+
   /**
    * For each of `ids` (pages it holds), at least the score runSearch's scoreDoc gives the
-   * page, computed the same way (so equal to it where the counts are exact).
+   * page, computed the same way (so equal to it where the counts are exact). Valid until
+   * the next query: like the rows, the array is reused.
    */
   bounds(ids: ArrayLike<number>): Float64Array {
     const { width } = this;
-    const out = new Float64Array(ids.length);
+    const out = bounded.subarray(0, ids.length);
     for (let i = 0; i < ids.length; i++) {
       const row = meet[2 * ids[i] + 1] * width;
       let total = 0;

@@ -1,4 +1,4 @@
-import { NON_ASCII, wordSpans } from './tokenize.js';
+import { isAscii, wordSpans } from './tokenize.js';
 
 const ALNUM = /[A-Za-z0-9]/;
 
@@ -43,7 +43,7 @@ export function snippet(body: string, matches: ReadonlySet<string>): string {
  * lower-cased word) is searched with indexOf instead, with the same result.
  */
 function matchSpans(text: string, matches: ReadonlySet<string>): { start: number; end: number }[] {
-  if (NON_ASCII.test(text)) return wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
+  if (!isAscii(text)) return wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
   const lower = text.toLowerCase();
   const spans: { start: number; end: number }[] = [];
   for (const term of matches) {

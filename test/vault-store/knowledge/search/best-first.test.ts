@@ -61,4 +61,31 @@ describe('bestFirst', () => {
       expect(kept).to.deep.equal(sorted(ranked.filter((_, i) => i % 5 === 0)));
     }
   });
+
+  it('keeps each order when several run at once, interleaved or abandoned (their queues share an array only one at a time)', () => {
+    const first = sample(5000);
+    const second = sample(3000).map((r) => ({ ...r, score: 12 - r.score }));
+    const a = bestFirst(
+      bounds(first, () => 0),
+      (i) => first[i],
+    );
+    const b = bestFirst(
+      bounds(second, (i) => (i % 3 ? 0 : 20)),
+      (i) => second[i],
+    );
+    const [fromA, fromB]: number[][] = [[], []];
+    for (let step = 0; step < 12_000; step++) {
+      const next = (step % 2 ? b : a).next();
+      if (!next.done) (step % 2 ? fromB : fromA).push(next.value.item);
+      // A third, started and dropped midway, must leave both alone.
+      if (step === 100)
+        for (const r of bestFirst(
+          bounds(first, () => 1),
+          (i) => first[i],
+        ))
+          if (r.item >= 0) break;
+    }
+    expect(fromA).to.deep.equal(sorted(first));
+    expect(fromB).to.deep.equal(sorted(second));
+  });
 });
