@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,7 +19,9 @@ export function benchVault(n = 10_000): BenchVault {
   if (!existsSync(`${source}.manifest.json`)) {
     execFileSync('node', [GEN, '--out', source, '--n', String(n), '--seed', '42', '--force'], { stdio: 'ignore' });
   }
-  return { source, manifest: JSON.parse(readFileSync(`${source}.manifest.json`, 'utf8')) };
+  // The folder itself, not a link to it (bench-data/ of a worktree links to a shared cache):
+  // suites copy `source`, and a copied link is written through.
+  return { source: realpathSync(source), manifest: JSON.parse(readFileSync(`${source}.manifest.json`, 'utf8')) };
 }
 
 /** Median and tail of a sample, in the sample's unit. */

@@ -20,6 +20,8 @@ export function gitBenchVault(name: string): { dir: string; manifest: ReturnType
   }
   const dir = join(BENCH_DIR, `run-${name}`);
   rmSync(dir, { recursive: true, force: true });
+  // From the folder itself: where bench-data/ links to a shared cache, copying the link made
+  // every run write into the shared pristine repository.
   cpSync(realpathSync(pristine), dir, { recursive: true });
   return { dir, manifest };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, benchVault } from './fixture.js';
 
@@ -54,7 +54,8 @@ export function historyBenchVault(): { dir: string; paths: string[] } {
   const { source, manifest } = benchVault();
   const dir = join(BENCH_DIR, 'history-10000');
   const paths = manifest.paths.filter((p) => !p.startsWith('bench/'));
-  if (existsSync(join(dir, '.git', 'quire-bench-ready'))) return { dir, paths };
+  // The folder itself, not a link to a shared cache: suites copy it (see benchVault).
+  if (existsSync(join(dir, '.git', 'quire-bench-ready'))) return { dir: realpathSync(dir), paths };
   rmSync(dir, { recursive: true, force: true });
   cpSync(source, dir, { recursive: true });
   const git = (args: string[], input?: string) =>

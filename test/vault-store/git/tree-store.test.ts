@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ObjectReader } from '../../../vault-store/git/object-reader.js';
 import { TreeStore } from '../../../vault-store/git/tree-store.js';
@@ -27,5 +28,32 @@ describe('TreeStore', () => {
     await trees.read(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
     expect(trees.cached).to.equal(3);
     expect(gitIn(v.dir, 'ls-tree', '--name-only', written[9]).trim()).to.equal('page-9.md');
+  });
+
+  it("writes entries in git's order whatever order they come in: bytes of UTF-8, a folder as if it ended in /", async () => {
+    v = await tempVault({ 'a.md': 'a' });
+    const gitdir = join(v.dir, '.git');
+    const objects = new ObjectReader(gitdir);
+    const trees = new TreeStore(
+      (oid) => objects.tree(oid),
+      gitdir,
+      () => undefined,
+    );
+    const blob = gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim();
+    const folder = gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim();
+    // "a" the folder sorts after "a-b" and "a.md" ("/" is after "-" and "."), before "a0";
+    // U+E000 sorts before an emoji (UTF-16 would put the emoji's surrogates first).
+    const names = ['a0', 'a.md', '\u{1F600}.md', 'a-b', 'Z.md', '\uE000.md', 'é.md', 'a', 'ab', '~'];
+    const entries = names.map((path) =>
+      path === 'a'
+        ? { mode: '040000', path, oid: folder, type: 'tree' as const }
+        : { mode: '100644', path, oid: blob, type: 'blob' as const },
+    );
+    const listing = entries.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.path}\n`).join('');
+    const byGit = execFileSync('git', ['mktree'], { cwd: v.dir, input: listing, encoding: 'utf8' }).trim();
+    for (const order of [entries, [...entries].reverse(), [...entries].sort((x, y) => (x.oid + x.path < y.oid + y.path ? -1 : 1))]) {
+      expect(await trees.write(order)).to.equal(byGit);
+    }
+    gitIn(v.dir, 'fsck', '--strict', '--no-dangling', byGit);
   });
 });

@@ -95,12 +95,12 @@ describe('SnapshotStore', () => {
 });
 
 describe('jsonArrayChunks', () => {
-  it('writes an array in pieces that read back as the whole array', () => {
+  it('writes an array in pieces that read back as the whole array', async () => {
     const items = Array.from({ length: 2500 }, (_, i) => ({ i, s: `é${i}` }));
     for (const list of [items, items.slice(0, 1), []]) {
-      const chunks = jsonArrayChunks(list, 1000);
+      const chunks = await jsonArrayChunks(list, 1000);
       expect(JSON.parse(Buffer.concat(chunks).toString())).to.deep.equal(list);
     }
-    expect(jsonArrayChunks(items, 1000)).to.have.length(4);
+    expect(await jsonArrayChunks(items, 1000)).to.have.length(4);
   });
 });

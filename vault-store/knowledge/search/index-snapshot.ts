@@ -1,29 +1,50 @@
 import { jsonSection, parseSection, type LoadedSections, type Sections } from '../persist.js';
 import type { BodyStore } from './body-store.js';
-import { fromSections, ownBuffer } from './pack-postings.js';
+import { fromSections, ownBuffer, type PostingsSections } from './pack-postings.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { TermStats } from './term-stats.js';
 import type { DocTerms } from './term-table.js';
 
 type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
 
-/** The search index as persisted sections: documents, vocabulary, term tables, postings (bodies are saved by their store). */
+/**
+ * The search index as persisted sections: documents, vocabulary, term tables, postings
+ * (bodies are saved by their store). Taken inside the write queue, where only the page list
+ * and the vocabulary's length are copied: a page's doc and term table are replaced on change,
+ * never edited, and the vocabulary only grows. The sections are made from them when the save
+ * is written, outside the queue (made inside it, with their checksums, they held writes up
+ * for 40–100 ms every save).
+ */
 export function snapshotIndex(index: SearchIndex): Sections {
-  const rows: DocRow[] = index.docs.map((d) => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null));
-  const offsets = new Uint32Array(index.docs.length + 1);
-  index.docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.bytes.length ?? 0)));
-  // Each page's own table as a chunk: a table is never edited (a change replaces it), and
-  // one copy of them all cost 2 × 105 MB at the peak of a save at 100k pages.
-  const tables: Uint8Array[] = [];
-  for (const d of index.docs) if (d) tables.push(d.terms.bytes);
+  const docs = [...index.docs];
+  const { terms } = index.stats.toJSON();
+  const termCount = terms.length;
+  // A copy, and small (4 bytes a term): later commits change the counts.
+  const df = index.stats.dfSection();
   return {
-    docs: jsonSection(rows),
-    terms: jsonSection(index.stats.toJSON()),
-    df: bytes(index.stats.dfSection()),
-    offsets: bytes(offsets),
-    tables,
-    ...index.postings.sections(),
+    docs: () => jsonSection(docs.map((d): DocRow => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null))),
+    terms: () => jsonSection({ terms: terms.slice(0, termCount) }),
+    df: bytes(df),
+    offsets: () => tableOffsets(docs),
+    tables: () => docs.flatMap((d) => (d ? [d.terms.bytes] : [])),
+    ...postingsSections(index),
   };
+}
+
+/** Where each page's table starts in the `tables` section (each page's own table is a chunk of it, never copied into one array). */
+function tableOffsets(docs: readonly (IndexedDoc | undefined)[]): Uint8Array {
+  const offsets = new Uint32Array(docs.length + 1);
+  docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.bytes.length ?? 0)));
+  return bytes(offsets);
+}
+
+/** The postings' two sections, packed once for both when they need packing. */
+function postingsSections(index: SearchIndex): Sections {
+  const snapshot = index.postings.snapshot();
+  if (typeof snapshot !== 'function') return { ...snapshot };
+  let packed: Promise<PostingsSections> | undefined;
+  const sections = () => (packed ??= snapshot());
+  return { 'postings-starts': async () => (await sections())['postings-starts'], postings: async () => (await sections()).postings };
 }
 
 /** Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the store saved with it. */

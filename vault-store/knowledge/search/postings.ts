@@ -1,5 +1,6 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { lowerBound } from '../../sorted.js';
-import { EMPTY_POSTINGS, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
+import { EMPTY_POSTINGS, packing, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
 import { FIELD_COUNT, TermCursor, termCount, type DocTerms } from './term-table.js';
 
 /** Called per posting, best slot first, ids ascending within a slot; `false` stops the walk. */
@@ -20,6 +21,9 @@ const SPAN = 2 ** 28;
  */
 const OVERLAY_MIN = 50_000;
 const OVERLAY_MAX = 1_000_000;
+/** Postings a step of a snapshot's packing places (~10 ms), and how long it runs before other work gets a turn. */
+const SNAPSHOT_BLOCK = 1 << 17;
+const SLICE_MS = 10;
 
 /**
  * Which pages hold each term, per field, by term id: the candidates of a search and what
@@ -123,12 +127,20 @@ export class Postings {
   }
 
   /**
-   * The persisted form: the packed arrays themselves, packed afresh first when edits
-   * changed anything, so the overlay never reaches the disk.
+   * The persisted form as of now, taken inside the write queue. Unchanged since the last
+   * packing, it is the packed arrays; else the packing is left to the function returned,
+   * which packs a copy of the page list taken now (a term table is replaced on change, never
+   * edited) in slices between other work, outside the queue: packed at once, a save held
+   * writes up for 0.2–0.4 s at 10k pages. The result becomes the base (`rebase`).
    */
-  sections(): PostingsSections {
-    if (this.pending.length || this.overlaid || this.stale) this.repack();
-    return toSections(this.packed);
+  snapshot(): PostingsSections | (() => Promise<PostingsSections>) {
+    if (!this.pending.length && !this.overlaid && !this.stale) return toSections(this.packed);
+    const tables = [...this.tables];
+    return async () => {
+      const packed = await inSlices(packing(tables, SNAPSHOT_BLOCK));
+      this.rebase(packed, tables);
+      return toSections(packed);
+    };
   }
 
   /** Bytes held: the packed arrays, page flags and a rough cost per overlay entry and list. */
@@ -157,6 +169,27 @@ export class Postings {
     this.overlaid = 0;
     this.pending = [];
     this.stale = 0;
+  }
+
+  /**
+   * Takes `packed`, the postings of `tables` (the page list as it was earlier), as the base:
+   * pages whose table is still the same are in it; pages changed since are filed again.
+   */
+  private rebase(packed: PackedPostings, tables: Tables): void {
+    this.packed = packed;
+    this.state.fill(0);
+    this.overlay.clear();
+    this.overlaid = 0;
+    this.pending = [];
+    this.stale = 0;
+    for (let id = 0; id < Math.max(tables.length, this.tables.length); id++) {
+      const doc = this.tables[id];
+      if (doc && doc === tables[id]) this.mark(id, BASE);
+      else {
+        if (tables[id]) this.stale += 1;
+        if (doc) this.add(id);
+      }
+    }
   }
 
   private file(id: number): void {
@@ -197,5 +230,17 @@ export class Postings {
       this.state = grown;
     }
     this.state[id] = state;
+  }
+}
+
+/** Runs `steps` to the end, giving the event loop a turn every SLICE_MS. */
+async function inSlices<T>(steps: Generator<void, T>): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await nextTurn();
+    sliceStart = performance.now();
   }
 }

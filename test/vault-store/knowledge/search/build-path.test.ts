@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countOfSlot, fromSections, packPostings } from '../../../../vault-store/knowledge/search/pack-postings.js';
+import { countOfSlot, fromSections, packPostings, type PostingsSections } from '../../../../vault-store/knowledge/search/pack-postings.js';
 import { Postings } from '../../../../vault-store/knowledge/search/postings.js';
 import { FIELDS, TermStats, type DocTerms, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
 import { scanTerms, tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
@@ -12,6 +12,12 @@ function pages(count: number): FieldTexts[] {
   const words = Array.from({ length: 60 }, (_, i) => `w${i.toString(36)}x${'ab'.repeat(i % 5)}`);
   const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(next() ** 2 * words.length)]).join(' ');
   return Array.from({ length: count }, (_, i) => ({ title: text(3), body: text(20 + (i % 40)), tags: text(2), path: `folder/${text(2)}` }));
+}
+
+/** The postings' persisted form, packed first when edits changed them. */
+async function packedNow(postings: Postings): Promise<PostingsSections> {
+  const snapshot = postings.snapshot();
+  return typeof snapshot === 'function' ? snapshot() : snapshot;
 }
 
 describe('search build path', () => {
@@ -41,7 +47,7 @@ describe('search build path', () => {
     expect(vocabulary.size).to.equal(5000);
   });
 
-  it('Postings list each page in the slot of its count, best slot first, across adds, removes, packing and restoring', () => {
+  it('Postings list each page in the slot of its count, best slot first, across adds, removes, packing and restoring', async () => {
     const stats = new TermStats();
     const texts = pages(300);
     const tables = texts.map((page) => stats.add(page));
@@ -116,8 +122,9 @@ describe('search build path', () => {
     };
     edits(0);
     check('filed in the overlay');
-    const packed = postings.sections();
+    const packed = await packedNow(postings);
     check('packed');
+    expect(postings.snapshot(), 'unchanged since packed: the arrays as they are').not.to.be.a('function');
     // Packed in blocks of a few terms' postings, the arrays are the same.
     const inBlocks = packPostings(docs, 50);
     expect(inBlocks.starts).to.deep.equal(new Uint32Array(packed['postings-starts'].buffer.slice(0)));
@@ -128,9 +135,17 @@ describe('search build path', () => {
     );
     check('restored');
     edits(1);
-    edits(2);
     check('edited over the packed base');
-    postings.sections();
+    // A save packs the pages as they were when it was taken, while edits go on.
+    const taken = [...docs];
+    const snapshot = postings.snapshot();
+    if (typeof snapshot !== 'function') throw new Error('edited postings need packing');
+    edits(2);
+    const saved = await snapshot();
+    const then = packPostings(taken);
+    expect(Buffer.compare(then.bytes, saved.postings), 'the snapshot holds the pages as taken').to.equal(0);
+    check('edited while a snapshot was packed, then based on it');
+    await packedNow(postings);
     check('packed again');
     expect(pastLastSlot, 'the sample has counts past the last exact slot').to.be.greaterThan(0);
     expect(() => fromSections({ 'postings-starts': Uint8Array.of(1, 0, 0, 0), postings: new Uint8Array(0) })).to.throw('inconsistent');
