@@ -13,7 +13,7 @@ export function gitBenchVault(name: string): { dir: string; manifest: ReturnType
   const { source, manifest } = benchVault();
   const pristine = join(BENCH_DIR, 'vault-10000-git');
   if (!existsSync(join(pristine, '.git'))) {
-    cpSync(source, pristine, { recursive: true });
+    cpSync(realpathSync(source), pristine, { recursive: true });
     git(pristine, 'init', '-q', '-b', 'main');
     git(pristine, 'add', '-A');
     git(pristine, '-c', 'user.name=bench', '-c', 'user.email=bench@quire.invalid', 'commit', '-q', '-m', 'Import');

@@ -1,12 +1,18 @@
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
-import type { HttpClient } from './http-client.js';
-import type { Identity, Remote, RemoteChanges, RemoteTree } from './remote.js';
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { BIG_FILE_BYTES, sendChecked, type UploadBody } from './big-files.js';
+import type { HttpClient, RequestBody } from './http-client.js';
+import type { Fetched, Identity, Remote, RemoteChanges, RemoteTree, Spill } from './remote.js';
 import { SyncError } from './sync-error.js';
 
 /** A path in a URL: each segment percent-encoded. */
 export function urlPath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
+
+/** A segment that starts with "." or is empty (a leading, doubled or trailing "/", or no path at all). */
+const HIDDEN_OR_EMPTY_SEGMENT = /(?:^|\/)(?:\.|\/|$)/;
 
 /** Files fetched at once by `read`: each is its own request, streamed by the server from git. */
 const READS_AT_ONCE = 8;
@@ -28,18 +34,12 @@ export class FilesRemote implements Remote {
     const credential = body.credential as { name?: string; device?: boolean } | undefined;
     if (typeof body.user !== 'string' || !credential)
       throw new SyncError('server', 'The server answered /vault/whoami without a user: not a Quire server?');
-    const scopes = Array.isArray(body.scopes) ? body.scopes : [];
-    return {
-      user: body.user,
-      device: credential.name ?? 'device',
-      deviceKey: credential.device === true,
-      canWrite: scopes.includes('write'),
-    };
+    return { user: body.user, device: credential.name ?? 'device', deviceKey: credential.device === true };
   }
 
   accepts(path: string): boolean {
-    // The server's file rules: no absolute path, no hidden segment (.git, .obsidian, …).
-    return path !== '' && !path.startsWith('/') && !path.split('/').some((segment) => segment === '' || segment.startsWith('.'));
+    // The server's file rules: no absolute path, no empty or hidden segment (.git, .obsidian, …).
+    return !HIDDEN_OR_EMPTY_SEGMENT.test(path);
   }
 
   async snapshot(): Promise<RemoteTree> {
@@ -71,8 +71,8 @@ export class FilesRemote implements Remote {
     }
   }
 
-  async read(paths: string[]): Promise<Map<string, { hash: string; bytes: Uint8Array }>> {
-    const out = new Map<string, { hash: string; bytes: Uint8Array }>();
+  async read(paths: string[], spill: Spill): Promise<Map<string, Fetched>> {
+    const out = new Map<string, Fetched>();
     // Pages come 50 to a request (a file each would spend the plan's `read` bucket 50 times
     // faster); a page whose text does not survive JSON (not UTF-8) comes as a file after all.
     const pages = paths.filter((path) => path.endsWith('.md'));
@@ -93,7 +93,7 @@ export class FilesRemote implements Remote {
     const worker = async () => {
       while (next < single.length) {
         const path = single[next++];
-        const file = await this.readOne(path);
+        const file = await this.readOne(path, spill);
         if (file) out.set(path, file);
       }
     };
@@ -101,35 +101,58 @@ export class FilesRemote implements Remote {
     return out;
   }
 
-  private async readOne(path: string): Promise<{ hash: string; bytes: Uint8Array } | undefined> {
-    let res: Response;
+  private async readOne(path: string, spill: Spill): Promise<Fetched | undefined> {
+    let res: IncomingMessage;
     try {
-      res = await this.http.raw('GET', `/vault/file/${urlPath(path)}`);
+      res = await this.http.download(`/vault/file/${urlPath(path)}`);
     } catch (err) {
       if (err instanceof SyncError && err.code === 'NOT_FOUND') return undefined;
       throw err;
     }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    const hash = hashBlob(bytes);
+    const size = Number(res.headers['content-length']);
     // The ETag names the version; bytes that do not match it were cut short on the way.
-    if (hash !== etag(res)) throw new SyncError('network', `${path} arrived incomplete; it is fetched again next pass`);
-    return { hash, bytes };
+    const etag = String(res.headers.etag ?? '')
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1');
+    const incomplete = () => new SyncError('network', `${path} arrived incomplete; it is fetched again next pass`);
+    try {
+      if (size > BIG_FILE_BYTES) {
+        const spilled = await spill(path, size, res);
+        if (spilled.hash === etag) return spilled;
+        await rm(spilled.tmp, { force: true });
+        throw incomplete();
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      const bytes = Buffer.concat(chunks);
+      if (hashBlob(bytes) !== etag) throw incomplete();
+      return { hash: etag, bytes };
+    } catch (err) {
+      // A connection lost mid-file: the file is fetched again at the next pass.
+      throw err instanceof SyncError ? err : incomplete();
+    }
   }
 
-  async write(path: string, bytes: Uint8Array, base: string | null): Promise<string> {
-    const res = await this.http.raw('PUT', `/vault/file/${urlPath(path)}`, {
-      headers: { 'content-type': 'application/octet-stream', ...(base === null ? { 'if-none-match': '*' } : { 'if-match': `"${base}"` }) },
-      body: bytes as Uint8Array<ArrayBuffer>,
-    });
-    const body = (await res.json()) as { hash?: unknown };
-    if (typeof body.hash !== 'string') throw new SyncError('server', `PUT /vault/file answered without a hash`);
-    return body.hash;
+  async write(path: string, body: UploadBody, base: string | null): Promise<string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/octet-stream',
+      ...(base === null ? { 'if-none-match': '*' } : { 'if-match': `"${base}"` }),
+    };
+    let bytes: RequestBody;
+    if (body instanceof Uint8Array) bytes = body;
+    else {
+      // A big file goes as it is read from disk; its length up front, so the server can refuse it at once.
+      headers['content-length'] = String(body.size);
+      bytes = (write) => sendChecked(body, write);
+    }
+    const { body: answer } = await this.http.send('PUT', `/vault/file/${urlPath(path)}`, headers, bytes);
+    if (typeof answer.hash !== 'string') throw new SyncError('server', `PUT /vault/file answered without a hash`);
+    return answer.hash;
   }
 
   async remove(path: string, base: string): Promise<void> {
     try {
-      const res = await this.http.raw('DELETE', `/vault/file/${urlPath(path)}`, { headers: { 'if-match': `"${base}"` } });
-      await res.body?.cancel();
+      await this.http.send('DELETE', `/vault/file/${urlPath(path)}`, { 'if-match': `"${base}"` });
     } catch (err) {
       if (!(err instanceof SyncError && err.code === 'NOT_FOUND')) throw err;
     }
@@ -142,21 +165,15 @@ export class FilesRemote implements Remote {
   /** The change log's long-poll: the server answers within a second of a commit, one `sync` request per wait. */
   async waitForChanges(since: string, waitMs: number, signal: AbortSignal): Promise<boolean> {
     const wait = Math.max(1, Math.min(60, Math.round(waitMs / 1000)));
-    let res: Response;
     try {
-      res = await this.http.raw('GET', `/vault/changes?since=${since}&limit=1&wait=${wait}`, { signal, retry: false });
+      const { body } = await this.http.send('GET', `/vault/changes?since=${since}&limit=1&wait=${wait}`, {}, undefined, {
+        signal,
+        retry: false,
+      });
+      return body.cursor !== since;
     } catch (err) {
       if (signal.aborted) return false;
       throw err;
     }
-    const body = (await res.json()) as { cursor?: unknown };
-    return body.cursor !== since;
   }
-}
-
-function etag(res: Response): string | undefined {
-  return res.headers
-    .get('etag')
-    ?.replace(/^W\//, '')
-    .replace(/^"(.*)"$/, '$1');
 }

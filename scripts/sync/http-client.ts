@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FileMoved } from './big-files.js';
 import { SyncError } from './sync-error.js';
 
 export interface HttpOptions {
@@ -18,12 +19,14 @@ export interface HttpAnswer {
   body: Record<string, unknown>;
 }
 
-/** One answer as the retry loop and the error mapping need it, whichever transport fetched it. */
+/** One answer as the retry loop and the error mapping need it. */
 interface Reply {
   status: number;
   header(name: string): string | null;
+  /** The body as text (read whole before the reply unless streamed). */
   text(): Promise<string>;
   discard(): Promise<void>;
+  res: IncomingMessage;
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
@@ -34,6 +37,9 @@ const MAX_BACKOFF_MS = 30_000;
  * for what passes (network errors, 429, 503, honouring `Retry-After`), and the failures a
  * person must act on turned into SyncErrors that say what to do. Any other error answer
  * becomes a SyncError of kind `refused` carrying the server's code and details.
+ * Everything goes over node:http, never fetch: fetch's first call loads undici (~100 ms and
+ * ~35 MB of a short run), and reading a 96 MiB answer as a stream grew a process by ~80 MB
+ * through fetch against ~37 MB through node:http.
  */
 export class HttpClient {
   private readonly base: string;
@@ -42,50 +48,66 @@ export class HttpClient {
     this.base = options.server.replace(/\/+$/, '');
   }
 
-  /**
-   * A JSON request, over node:http rather than fetch: fetch's first call loads and compiles
-   * undici, about 100 ms of an idle `quire sync` run that sends only JSON requests.
-   */
+  /** A JSON request. */
   async request(method: string, path: string, json?: unknown): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.options.key}` };
-    const body = json === undefined ? undefined : JSON.stringify(json);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const reply = await this.retrying(true, undefined, () => nodeRequest(method, `${this.base}${path}`, headers, body));
+    if (json === undefined) return this.send(method, path, {});
+    return this.send(method, path, { 'content-type': 'application/json' }, JSON.stringify(json));
+  }
+
+  /**
+   * A request whose answer is JSON, with a body of the caller's: text, bytes, or a big file
+   * written piece by piece from disk (`content-length` is the caller's to give). A body that
+   * fails with FileMoved is not retried: it is rethrown. `retry` false: one attempt (a
+   * long-poll, whose caller decides when to ask again).
+   */
+  async send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: RequestBody,
+    options: { signal?: AbortSignal; retry?: boolean } = {},
+  ): Promise<HttpAnswer> {
+    const reply = await this.sending(method, path, { accept: 'application/json', ...headers }, body, options);
     return this.answer(reply, method, path);
   }
 
   /**
-   * A request whose success is not JSON (a file's bytes): the response itself, its body
-   * unread; an error answer is turned into a SyncError as for `request`. `retry` false: one
-   * attempt (a long-poll, whose caller decides when to ask again).
+   * A GET whose success is a file's bytes: the response, its body unread, for the caller to
+   * read at its pace (node:http stops reading the socket while it waits). An error answer
+   * becomes a SyncError.
    */
-  async raw(
+  async download(path: string): Promise<IncomingMessage> {
+    const reply = await this.sending('GET', path, {}, undefined, { stream: true });
+    if (reply.status >= 200 && reply.status < 300) return reply.res;
+    await this.answer(reply, 'GET', path);
+    throw new SyncError('server', `GET ${path.split('?')[0]} answered ${reply.status}`);
+  }
+
+  private sending(
     method: string,
     path: string,
-    init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal; retry?: boolean } = {},
-  ): Promise<Response> {
-    const send = () =>
-      fetch(`${this.base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${this.options.key}`, ...init.headers },
-        body: init.body,
-        signal: init.signal,
-      });
-    const reply = await this.retrying(init.retry !== false, init.signal, async () => fetchReply(await send()));
-    if (reply.res.ok || reply.status === 304) return reply.res;
-    await this.answer(reply, method, path);
-    throw new SyncError('server', `${method} ${path.split('?')[0]} answered ${reply.status}`);
+    headers: Record<string, string>,
+    body: RequestBody | undefined,
+    options: { signal?: AbortSignal; retry?: boolean; stream?: boolean },
+  ): Promise<Reply> {
+    const all = { authorization: `Bearer ${this.options.key}`, ...headers };
+    const stream = options.stream === true;
+    return this.retrying(options.retry !== false, options.signal, () =>
+      nodeRequest(method, `${this.base}${path}`, all, body, options.signal, stream),
+    );
   }
 
   /** Sends until an answer that is not worth retrying, or the attempts run out. */
-  private async retrying<R extends Reply>(retry: boolean, signal: AbortSignal | undefined, send: () => Promise<R>): Promise<R> {
+  private async retrying(retry: boolean, signal: AbortSignal | undefined, send: () => Promise<Reply>): Promise<Reply> {
     const attempts = retry ? (this.options.attempts ?? 8) : 1;
     let delay = this.options.backoffMs ?? 250;
     for (let attempt = 1; ; attempt++) {
-      let reply: R;
+      let reply: Reply;
       try {
         reply = await send();
       } catch (err) {
+        const moved = movedIn(err);
+        if (moved) throw moved;
         if (attempt >= attempts || signal?.aborted) throw unreachable(this.base, err);
         await this.wait(`cannot reach ${this.base} (${causeOf(err)})`, delay);
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
@@ -110,7 +132,7 @@ export class HttpClient {
   private async answer(res: Reply, method: string, path: string): Promise<HttpAnswer> {
     const location = res.header('location');
     if (res.status >= 300 && res.status < 400 && res.status !== 304 && location) {
-      // node:http follows no redirect (and fetch drops the key on one to another origin).
+      // node:http follows no redirect: the key is never sent on to another address.
       throw new SyncError('server', `${method} ${path.split('?')[0]} redirects to ${location}: give that server address as --server.`);
     }
     const text = await res.text();
@@ -148,38 +170,63 @@ export class HttpClient {
   }
 }
 
-function fetchReply(res: Response): Reply & { res: Response } {
-  return {
-    res,
-    status: res.status,
-    header: (name) => res.headers.get(name),
-    text: () => res.text(),
-    discard: async () => void (await res.body?.cancel()),
-  };
-}
+/**
+ * What `send` sends: text, bytes, or a function writing the body piece by piece, called
+ * afresh for each attempt; `write` resolves once the socket is done with the piece.
+ */
+export type RequestBody = string | Uint8Array | ((write: (chunk: Uint8Array) => Promise<void>) => Promise<void>);
 
-/** A request over node:http(s), its body read whole; a network error rejects as fetch's would. */
-async function nodeRequest(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Reply> {
+/** A request over node:http(s); a network error rejects. */
+async function nodeRequest(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: RequestBody | undefined,
+  signal: AbortSignal | undefined,
+  /** A success's body is left for the caller to read (a file's bytes). */
+  stream: boolean,
+): Promise<Reply> {
   // Imported when used: TLS is loaded only for an https server.
   const { request } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
+    const req = request(url, { method, headers, signal }, (res) => {
+      const reply = (text: () => Promise<string>): Reply => ({
+        status: res.statusCode ?? 0,
+        header: (name) => headerOf(res.headers, name),
+        text,
+        discard: async () => void res.resume(),
+        res,
+      });
+      if (stream && res.statusCode! >= 200 && res.statusCode! < 300) return resolve(reply(() => Promise.reject(new Error('streamed'))));
+      // Any other answer is read whole here, so that a connection lost on the way is retried.
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
-          status: res.statusCode ?? 0,
-          header: (name) => headerOf(res.headers, name),
-          text: async () => text,
-          discard: async () => {},
-        });
+        resolve(reply(async () => text));
       });
     });
-    req.on('error', (err) => reject(Object.assign(new Error(err.message), { cause: err })));
-    req.end(body);
+    // Why the body stopped, when it did: the request then fails with "socket hang up", which says less.
+    let bodyFailed: unknown;
+    req.on('error', (err) => reject(bodyFailed ?? Object.assign(new Error(err.message), { cause: err })));
+    if (typeof body !== 'function') return void req.end(body);
+    const write = (chunk: Uint8Array) => new Promise<void>((done, fail) => req.write(chunk, (err) => (err ? fail(err) : done())));
+    // An answer before the body is all sent (a 413) ends the request early: the answer decides.
+    body(write).then(
+      () => req.end(),
+      (err: unknown) => {
+        bodyFailed = err;
+        req.destroy(err as Error);
+      },
+    );
   });
+}
+
+/** The FileMoved a body failed with, if that is why a request failed. */
+function movedIn(err: unknown): FileMoved | undefined {
+  for (let cause = err; cause instanceof Error; cause = cause.cause) if (cause instanceof FileMoved) return cause;
+  return undefined;
 }
 
 function headerOf(headers: IncomingHttpHeaders, name: string): string | null {

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { promises as fsp, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fsyncPath, tempNameFor } from '../../vault-store/atomic-file.js';
 import { parentOf, symlinkOnPath } from '../../vault-store/symlinks.js';
 import type { LocalFile } from './local-tree.js';
+import type { Spilled } from './remote.js';
 import { STATE_FOLDER } from './sync-state.js';
 import { diskError, SyncError } from './sync-error.js';
 
@@ -23,36 +25,83 @@ export class LocalFiles {
 
   constructor(readonly dir: string) {}
 
-  async write(path: string, bytes: Uint8Array, expect: Expected): Promise<Omit<LocalFile, 'hash'> | 'busy'> {
+  /**
+   * Puts a file at `path`: bytes, or a big file `spill` already wrote beside it (moved into
+   * place, or removed when the path is busy). The temp file is fsync'd before the rename.
+   */
+  async write(path: string, content: Uint8Array | Spilled, expect: Expected): Promise<Omit<LocalFile, 'hash'> | 'busy'> {
     const target = this.target(path);
-    if (!unchanged(target, expect)) return 'busy';
-    const tmp = tempNameFor(target);
+    const bytes = content instanceof Uint8Array ? content : undefined;
+    let tmp = bytes ? undefined : (content as Spilled).tmp;
     try {
-      const folder = dirname(target);
-      if (!this.folders.has(folder)) {
-        await fsp.mkdir(folder, { recursive: true });
-        this.folders.add(folder);
+      if (!unchanged(target, expect)) {
+        if (tmp) await fsp.rm(tmp, { force: true });
+        return 'busy';
       }
-      const handle = await fsp.open(tmp, 'wx');
-      try {
-        await handle.writeFile(bytes);
-        await handle.datasync();
-      } finally {
-        await handle.close();
+      if (bytes) {
+        await this.folder(target);
+        tmp = tempNameFor(target);
+        const handle = await fsp.open(tmp, 'wx');
+        try {
+          await handle.writeFile(bytes);
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
       }
       // The last look before the rename: what an editor saved while we wrote wins.
       if (!unchanged(target, expect)) {
-        await fsp.rm(tmp, { force: true });
+        await fsp.rm(tmp!, { force: true });
         return 'busy';
       }
-      await fsp.rename(tmp, target);
+      await fsp.rename(tmp!, target);
     } catch (err) {
-      await fsp.rm(tmp, { force: true });
+      if (tmp) await fsp.rm(tmp, { force: true });
       throw diskError(err, path);
     }
     this.touched.add(dirname(target));
     const stat = statSync(target);
     return { size: stat.size, mtimeMs: stat.mtimeMs };
+  }
+
+  /**
+   * Writes a big download to a temp file beside `path` as it arrives, hashing it on the way
+   * (a few chunks in memory), and fsyncs it; `write` then moves it into place.
+   */
+  async spill(path: string, size: number, bytes: AsyncIterable<Uint8Array>): Promise<Spilled> {
+    const target = this.target(path);
+    const tmp = tempNameFor(target);
+    const sha = createHash('sha1').update(`blob ${size}\0`);
+    // A failure while writing is the disk's (a full disk ends the run); while receiving, the network's.
+    let writing = true;
+    try {
+      await this.folder(target);
+      const handle = await fsp.open(tmp, 'wx');
+      try {
+        writing = false;
+        for await (const chunk of bytes) {
+          sha.update(chunk);
+          writing = true;
+          await handle.write(chunk);
+          writing = false;
+        }
+        writing = true;
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw writing ? diskError(err, path) : err;
+    }
+    return { hash: sha.digest('hex'), size, tmp };
+  }
+
+  private async folder(target: string): Promise<void> {
+    const folder = dirname(target);
+    if (this.folders.has(folder)) return;
+    await fsp.mkdir(folder, { recursive: true });
+    this.folders.add(folder);
   }
 
   remove(path: string, expect: Expected): 'done' | 'busy' {

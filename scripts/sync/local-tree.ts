@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ignore } from 'ignore';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
 import { ignore, IgnoreRules } from '../../vault-store/worktree/ignore-rules.js';
+import { BIG_FILE_BYTES, CHUNK_BYTES } from './big-files.js';
 import { STATE_FOLDER, type StatEntry } from './sync-state.js';
 
 /** A local file as one scan saw it. */
@@ -14,12 +16,12 @@ export interface LocalFile {
 
 export interface LocalScan {
   files: Map<string, LocalFile>;
-  /** Files the transport cannot carry (names the server's file rules refuse, such as hidden folders). */
-  skipped: number;
   /** Files that changed while being read: left out of this pass, and never taken as deleted. */
   busy: Set<string>;
   /** Entries of the stat cache added or renewed: the state needs saving. */
   cacheUpdates: number;
+  /** What sync leaves alone, as read by this scan. */
+  rules: SyncIgnore;
 }
 
 /**
@@ -35,21 +37,24 @@ function racy(entry: StatEntry): boolean {
 /** Temp files of our own writes (".name.quire-tmp-…", see tempNameFor). */
 const TEMP = /\.quire-tmp-[0-9a-f]+$/;
 
-/** What sync leaves alone in DIR: the vault's `.gitignore` files, `.git/info/exclude` and a local `.quireignore`. */
+/**
+ * What sync leaves alone in DIR: the vault's `.gitignore` files, `.git/info/exclude` and a
+ * local `.quireignore`. The `.gitignore` files are read by the scan as it lists each folder.
+ */
 export class SyncIgnore {
   private constructor(
-    private readonly git: IgnoreRules,
+    readonly git: IgnoreRules,
     private readonly local: Ignore | undefined,
   ) {}
 
-  static async load(dir: string): Promise<SyncIgnore> {
+  static start(dir: string): SyncIgnore {
     let text = '';
     try {
       text = readFileSync(join(dir, '.quireignore'), 'utf8');
     } catch {
       // no .quireignore
     }
-    return new SyncIgnore(await IgnoreRules.load(dir), text.trim() ? ignore().add(text) : undefined);
+    return new SyncIgnore(IgnoreRules.forWalk(dir), text.trim() ? ignore().add(text) : undefined);
   }
 
   ignores(path: string, isDir = false): boolean {
@@ -59,23 +64,38 @@ export class SyncIgnore {
 
 /**
  * Lists DIR's files with their git blob ids: the state folder, `.git` folders, symbolic
- * links and ignored paths are left out. A file whose size and mtime match the cache is not
- * read (an idle run reads no file); the cache is updated in place.
+ * links, ignored paths and what the transport cannot carry (a folder it refuses is not
+ * entered) are left out. A file whose size and mtime match the cache is not read (an idle
+ * run reads no file); the cache is updated in place. Files over BIG_FILE_BYTES are hashed
+ * in chunks, after the walk.
  */
-export function scanLocal(dir: string, rules: SyncIgnore, accepts: (path: string) => boolean, cache: Map<string, StatEntry>): LocalScan {
+export function scanLocal(dir: string, accepts: (path: string) => boolean, cache: Map<string, StatEntry>): LocalScan {
   const files = new Map<string, LocalFile>();
   const busy = new Set<string>();
-  let skipped = 0;
+  const rules = SyncIgnore.start(dir);
+  const big: [path: string, known: StatEntry | undefined][] = [];
   let cacheUpdates = 0;
   const now = Date.now();
+  const found = (path: string, file: LocalFile | 'gone' | 'busy', known: StatEntry | undefined) => {
+    if (file === 'gone') return;
+    if (file === 'busy') return void busy.add(path);
+    files.set(path, file);
+    if (!known || known[0] !== file.size || known[1] !== file.mtimeMs || known[2] !== file.hash || racy(known)) {
+      cache.set(path, [file.size, file.mtimeMs, file.hash, now]);
+      cacheUpdates++;
+    }
+  };
   // Concatenated, not join()ed: paths are "/"-separated and normalized already, and join's
   // normalizing was a tenth of an idle run's scan of 10,000 files.
   const root = `${dir}/`;
   const walk = (folder: string) => {
-    for (const entry of readdirSync(folder === '' ? dir : root + folder, { withFileTypes: true })) {
+    const entries = readdirSync(folder === '' ? dir : root + folder, { withFileTypes: true });
+    // The folder's own rules before anything in it is asked about: one listing serves both.
+    if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) rules.git.addFolder(folder);
+    for (const entry of entries) {
       const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name === '.git' || path === STATE_FOLDER || rules.ignores(path, true)) continue;
+        if (entry.name === '.git' || path === STATE_FOLDER || !accepts(path) || rules.ignores(path, true)) continue;
         walk(path);
         continue;
       }
@@ -84,37 +104,27 @@ export function scanLocal(dir: string, rules: SyncIgnore, accepts: (path: string
         rmSync(root + path, { force: true });
         continue;
       }
-      if (!entry.isFile() || rules.ignores(path)) continue;
-      if (!accepts(path)) {
-        skipped++;
-        continue;
-      }
+      if (!entry.isFile() || !accepts(path) || rules.ignores(path)) continue;
       const known = cache.get(path);
       const file = hashFile(root + path, known);
-      if (file === 'gone') continue;
-      if (file === 'busy') {
-        busy.add(path);
-        continue;
-      }
-      files.set(path, file);
-      if (!known || known[0] !== file.size || known[1] !== file.mtimeMs || known[2] !== file.hash || racy(known)) {
-        cache.set(path, [file.size, file.mtimeMs, file.hash, now]);
-        cacheUpdates++;
-      }
+      if (file === 'big') big.push([path, known]);
+      else found(path, file, known);
     }
   };
   walk('');
+  for (const [path, known] of big) found(path, hashBigFile(root + path), known);
   for (const path of cache.keys()) if (!files.has(path)) cache.delete(path);
-  return { files, skipped, busy, cacheUpdates };
+  return { files, busy, cacheUpdates, rules };
 }
 
-/** A file's hash, from the cache when size and mtime match and the entry is not racy. */
-function hashFile(file: string, cached: StatEntry | undefined): LocalFile | 'gone' | 'busy' {
+/** A file's hash, from the cache when size and mtime match and the entry is not racy; 'big' when it must be streamed. */
+function hashFile(file: string, cached: StatEntry | undefined): LocalFile | 'gone' | 'busy' | 'big' {
   const before = statSync(file, { throwIfNoEntry: false });
   if (!before) return 'gone';
   if (cached && cached[0] === before.size && cached[1] === before.mtimeMs && !racy(cached)) {
     return { hash: cached[2], size: before.size, mtimeMs: before.mtimeMs };
   }
+  if (before.size > BIG_FILE_BYTES) return 'big';
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -124,4 +134,30 @@ function hashFile(file: string, cached: StatEntry | undefined): LocalFile | 'gon
   const after = statSync(file, { throwIfNoEntry: false });
   if (!after || after.mtimeMs !== before.mtimeMs || after.size !== bytes.length) return 'busy';
   return { hash: hashBlob(bytes), size: after.size, mtimeMs: after.mtimeMs };
+}
+
+/** A big file's hash, read in chunks into one buffer (no garbage the size of the file); busy when it changed meanwhile. */
+function hashBigFile(file: string): LocalFile | 'gone' | 'busy' {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'busy';
+  }
+  try {
+    const before = fstatSync(fd);
+    const sha = createHash('sha1').update(`blob ${before.size}\0`);
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let at = 0;
+    for (let n; at < before.size && (n = readSync(fd, chunk, 0, Math.min(CHUNK_BYTES, before.size - at), at)) > 0; at += n) {
+      sha.update(chunk.subarray(0, n));
+    }
+    const after = fstatSync(fd);
+    if (at !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== before.size) return 'busy';
+    return { hash: sha.digest('hex'), size: after.size, mtimeMs: after.mtimeMs };
+  } catch {
+    return 'busy';
+  } finally {
+    closeSync(fd);
+  }
 }

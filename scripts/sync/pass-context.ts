@@ -1,5 +1,3 @@
-import type { BaseStore } from './base-store.js';
-import type { LocalFiles } from './local-files.js';
 import type { Reporter } from './progress.js';
 import type { Identity, Remote } from './remote.js';
 import type { SyncState } from './sync-state.js';
@@ -10,8 +8,6 @@ export interface PassContext {
   remote: Remote;
   identity: Identity;
   state: SyncState;
-  bases: BaseStore;
-  files: LocalFiles;
   report: Reporter;
   now: () => Date;
 }

@@ -1,7 +1,12 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
 import { mergeText } from '../../vault-store/diff/three-way-merge.js';
 import { asText, conflictCopyPath } from './conflict-copy.js';
+import type { UploadBody } from './big-files.js';
 import type { Action } from './plan.js';
+import type { Fetched } from './remote.js';
 import type { Steps } from './steps.js';
 
 /**
@@ -17,53 +22,62 @@ export async function resolveBoth(step: Steps, action: Extract<Action, { kind: '
   const { path } = action;
   const mine = step.readLocal(path);
   if (!mine) return;
-  const theirs = (await ctx.remote.read([path])).get(path);
+  const theirs = (await ctx.remote.read([path], step.spill)).get(path);
   if (!theirs) {
     // Deleted on the server since the change log said otherwise: the edit wins.
     if (await step.send(path, mine, null)) result.uploaded++;
     return;
   }
   if (theirs.hash !== ctx.state.remote.get(path)) ctx.state.set('remote', path, theirs.hash);
-  const merged = mergeBytes(step, path, action.base, mine, theirs.bytes);
+  // Files over BIG_FILE_BYTES come as a file on disk, and are never merged.
+  const merged = mine instanceof Uint8Array && 'bytes' in theirs ? mergeBytes(step, path, action.base, mine, theirs.bytes) : undefined;
   if (merged !== undefined) {
     const hash = hashBlob(merged);
     if (hash === theirs.hash) {
-      if (await step.writeLocal(path, theirs.bytes, theirs.hash, local.get(path) ?? null)) result.downloaded++;
+      if (await step.writeLocal(path, theirs, local.get(path) ?? null)) result.downloaded++;
     } else if (hash === local.get(path)?.hash) {
       if (await step.send(path, mine, theirs.hash)) result.uploaded++;
     } else if (await step.send(path, merged, theirs.hash, false)) {
       const written = ctx.state.remote.get(path)!;
-      if (await step.writeLocal(path, merged, written, local.get(path) ?? null)) result.merged++;
+      if (await step.writeLocal(path, { hash: written, bytes: merged }, local.get(path) ?? null)) result.merged++;
     }
     return;
   }
   await conflictCopy(step, path, mine, theirs);
 }
 
-async function conflictCopy(step: Steps, path: string, mine: Uint8Array, theirs: { hash: string; bytes: Uint8Array }): Promise<void> {
+async function conflictCopy(step: Steps, path: string, mine: UploadBody, theirs: Fetched): Promise<void> {
   const { ctx, local, result } = step;
   const { state } = ctx;
-  const hash = hashBlob(mine);
+  const hash = mine instanceof Uint8Array ? hashBlob(mine) : mine.hash;
   const copy = conflictCopyPath(path, hash, ctx.identity.device, ctx.now(), local, (p) => state.remote.has(p) || state.base.has(p));
   if (local.get(copy)?.hash !== hash) {
-    const written = await ctx.files.write(copy, mine, null);
+    let written: Awaited<ReturnType<typeof step.files.write>> = 'busy';
+    if (mine instanceof Uint8Array) written = await step.files.write(copy, mine, null);
+    else {
+      // A big file is copied as a stream, checked against the hash the scan saw.
+      const copied = await step.files.spill(copy, mine.size, createReadStream(mine.file, { end: mine.size - 1 }));
+      if (copied.hash === hash) written = await step.files.write(copy, copied, null);
+      else await rm(copied.tmp, { force: true });
+    }
     if (written === 'busy') {
       result.pending++;
       return;
     }
     local.set(copy, { ...written, hash });
-    await ctx.files.settle();
+    await step.files.settle();
   }
-  if (!(await step.writeLocal(path, theirs.bytes, theirs.hash, local.get(path) ?? null))) return;
+  if (!(await step.writeLocal(path, theirs, local.get(path) ?? null))) return;
   result.conflicts.push([path, copy]);
   ctx.report.line(`conflict: ${path} changed here and on the server; the server's version is at the path, yours is in ${copy}`);
-  if (state.remote.get(copy) !== hash && (await step.send(copy, mine, null))) result.uploaded++;
+  const sent: UploadBody = mine instanceof Uint8Array ? mine : { ...mine, file: join(ctx.dir, copy) };
+  if (state.remote.get(copy) !== hash && (await step.send(copy, sent, null))) result.uploaded++;
 }
 
 /** The three-way merge of a page's texts, as bytes; undefined when it does not merge cleanly or cannot be tried. */
 function mergeBytes(step: Steps, path: string, base: string | undefined, mine: Uint8Array, theirs: Uint8Array): Uint8Array | undefined {
   if (!path.endsWith('.md') || base === undefined) return undefined;
-  const original = step.ctx.bases.get(base);
+  const original = step.bases.get(base);
   if (!original) return undefined;
   const [o, a, b] = [original, mine, theirs].map(asText);
   if (o === undefined || a === undefined || b === undefined) return undefined;

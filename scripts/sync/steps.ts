@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
+import { BIG_FILE_BYTES, FileMoved, type FileSource, type UploadBody } from './big-files.js';
+import { BaseStore } from './base-store.js';
+import { LocalFiles } from './local-files.js';
 import type { LocalFile } from './local-tree.js';
 import type { Action } from './plan.js';
 import type { PassContext, PassResult } from './pass-context.js';
+import type { Fetched, Spill } from './remote.js';
 import { SyncError } from './sync-error.js';
 
 type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
@@ -19,12 +23,20 @@ const READS_AHEAD = 2;
  * the pass goes on; what cannot go on (a full disk, a revoked key) ends the run.
  */
 export class Steps {
+  /** Writes into the folder. */
+  readonly files: LocalFiles;
+  /** The texts of the last synced pages, the bases of merges. */
+  readonly bases: BaseStore;
+
   constructor(
     readonly ctx: PassContext,
     /** The folder as the pass scanned it. */
     readonly local: Map<string, LocalFile>,
     readonly result: PassResult,
-  ) {}
+  ) {
+    this.files = new LocalFiles(ctx.dir);
+    this.bases = new BaseStore(ctx.state.folder);
+  }
 
   /** Runs one file's step; a failure that is this file's alone is reported, not thrown. */
   async guard(path: string, step: () => Promise<void>): Promise<void> {
@@ -40,16 +52,20 @@ export class Steps {
   async agree(actions: Of<'agree'>[]): Promise<void> {
     for (const { path, hash } of actions) {
       this.ctx.state.set('base', path, hash ?? null);
-      const bytes = hash === undefined || !this.ctx.bases.keeps(path) ? undefined : this.readLocal(path);
-      if (bytes) this.ctx.bases.put(path, hash!, bytes);
+      const bytes = hash === undefined || !this.bases.keeps(path) ? undefined : this.readLocal(path);
+      if (bytes instanceof Uint8Array) this.bases.put(path, hash!, bytes);
     }
   }
 
   async download(actions: Of<'download'>[]): Promise<void> {
     if (!actions.length) return;
-    const { remote, report, files, state } = this.ctx;
+    const { remote, report, state } = this.ctx;
+    const { files } = this;
     const fetch = (batch: Of<'download'>[]) => {
-      const reading = remote.read(batch.map((a) => a.path));
+      const reading = remote.read(
+        batch.map((a) => a.path),
+        this.spill,
+      );
       reading.catch(() => undefined); // awaited in turn; a failure ends the pass there
       return reading;
     };
@@ -69,10 +85,10 @@ export class Steps {
           this.guard(path, async () => {
             const file = got.get(path);
             if (!file) return; // deleted meanwhile: the next change log says so
-            if (await this.writeLocal(path, file.bytes, file.hash, this.local.get(path) ?? null)) {
+            if (await this.writeLocal(path, file, this.local.get(path) ?? null)) {
               if (state.remote.get(path) !== file.hash) state.set('remote', path, file.hash);
               this.result.downloaded++;
-              bytes += file.bytes.byteLength;
+              bytes += 'bytes' in file ? file.bytes.byteLength : file.size;
             }
           }),
         ),
@@ -86,7 +102,7 @@ export class Steps {
   async deleteLocal(actions: Of<'delete-local'>[]): Promise<void> {
     for (const { path } of actions) {
       await this.guard(path, async () => {
-        if (this.ctx.files.remove(path, this.local.get(path) ?? null) === 'busy') {
+        if (this.files.remove(path, this.local.get(path) ?? null) === 'busy') {
           this.result.pending++;
           return;
         }
@@ -94,7 +110,7 @@ export class Steps {
         this.result.deleted++;
       });
     }
-    await this.ctx.files.settle();
+    await this.files.settle();
     this.ctx.state.flush();
   }
 
@@ -116,7 +132,7 @@ export class Steps {
             if (!data) return;
             if (await this.send(action.path, data, action.base)) {
               this.result.uploaded++;
-              bytes += data.byteLength;
+              bytes += data instanceof Uint8Array ? data.byteLength : data.size;
             }
           }),
         ),
@@ -126,9 +142,16 @@ export class Steps {
     }
   }
 
-  /** The local file's bytes when they are still what the scan hashed, else undefined (pending). */
-  readLocal(path: string): Uint8Array | undefined {
+  /** Big downloads are written beside their place as they arrive. */
+  readonly spill: Spill = (path, size, bytes) => this.files.spill(path, size, bytes);
+
+  /**
+   * The local file's bytes when they are still what the scan hashed, else undefined
+   * (pending); a big file as a source read from disk when sent (checked as it goes).
+   */
+  readLocal(path: string): UploadBody | undefined {
     const seen = this.local.get(path);
+    if (seen && seen.size > BIG_FILE_BYTES) return { file: join(this.ctx.dir, path), size: seen.size, hash: seen.hash };
     let bytes: Buffer | undefined;
     try {
       bytes = readFileSync(join(this.ctx.dir, path));
@@ -142,15 +165,17 @@ export class Steps {
     return bytes;
   }
 
-  /** Writes a file the server has (`hash`) and records it as the new base; false when the local file moved on. */
-  async writeLocal(path: string, bytes: Uint8Array, hash: string, expect: LocalFile | null): Promise<boolean> {
-    const written = await this.ctx.files.write(path, bytes, expect);
+  /** Writes a file the server has and records it as the new base; false when the local file moved on. */
+  async writeLocal(path: string, file: Fetched, expect: LocalFile | null): Promise<boolean> {
+    const { hash } = file;
+    const written = await this.files.write(path, 'bytes' in file ? file.bytes : file, expect);
     if (written === 'busy') {
       this.result.pending++;
       return false;
     }
-    const { state, bases } = this.ctx;
-    bases.put(path, hash, bytes);
+    const { state } = this.ctx;
+    const { bases } = this;
+    if ('bytes' in file) bases.put(path, hash, file.bytes);
     state.set('base', path, hash);
     state.stat.set(path, [written.size, written.mtimeMs, hash, Date.now()]);
     this.local.set(path, { ...written, hash });
@@ -163,19 +188,25 @@ export class Steps {
    * pass, which resolves it as a change on both sides. `recordBase` false: the caller makes
    * the folder match first (a merge), and only then is the server's hash the base.
    */
-  async send(path: string, bytes: Uint8Array, base: string | null, recordBase = true): Promise<boolean> {
-    const { remote, state, bases } = this.ctx;
-    const localHash = hashBlob(bytes);
+  async send(path: string, body: UploadBody, base: string | null, recordBase = true): Promise<boolean> {
+    const { remote, state } = this.ctx;
+    const { bases } = this;
+    const bytes = body instanceof Uint8Array ? body : undefined;
+    const localHash = bytes ? hashBlob(bytes) : (body as FileSource).hash;
     try {
-      const hash = await remote.write(path, bytes, base);
+      const hash = await remote.write(path, body, base);
       // Should the server store other bytes than sent, its version comes down next pass.
       state.set('remote', path, hash);
       if (recordBase) {
         state.set('base', path, localHash);
-        bases.put(path, localHash, bytes);
+        if (bytes) bases.put(path, localHash, bytes);
       }
       return true;
     } catch (err) {
+      if (err instanceof FileMoved) {
+        this.result.pending++;
+        return false;
+      }
       if (this.movedOn(path, err)) return false;
       if (err instanceof SyncError && err.kind === 'refused') state.set('refused', path, localHash);
       throw err;

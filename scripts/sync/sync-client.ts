@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseStore } from './base-store.js';
 import { HttpClient } from './http-client.js';
-import { LocalFiles } from './local-files.js';
 import { consoleReporter, type Reporter } from './progress.js';
 import { FilesRemote } from './files-remote.js';
 import type { Identity, Remote } from './remote.js';
@@ -50,17 +49,21 @@ export class SyncClient {
       onRetry: (why, ms) => report.line(`${why}; trying again in ${Math.ceil(ms / 1000)} s`),
     });
     const remote = new FilesRemote(http);
-    const identity = await remote.whoami();
-    if (!identity.deviceKey) {
-      throw new SyncError(
-        'key',
-        `The key "${identity.device}" is not a device key. Create one for this machine: quire key create ${identity.user} --name NAME --scope write --device`,
-      );
-    }
+    const key = createHash('sha256').update(options.key).digest('hex').slice(0, 32);
+    // A new folder gets no state folder until the server and the key are known to be right.
+    let identity = existsSync(join(options.dir, STATE_FOLDER)) ? undefined : await deviceIdentity(remote);
     mkdirSync(join(options.dir, STATE_FOLDER), { recursive: true });
     takeLock(options.dir);
     try {
-      const state = SyncState.open(options.dir, options.server, identity.user);
+      const state = SyncState.open(options.dir);
+      // The same key with the same server is the same device: a run skips whoami. A key revoked
+      // since, or a plan that lost REST, fails the pass's first request with the same error.
+      if (!identity && state.knows(options.server, key)) {
+        const { user, device } = state.binding!;
+        identity = { user, device, deviceKey: true };
+      }
+      identity ??= await deviceIdentity(remote);
+      state.bind({ server: options.server, user: identity.user, device: identity.device, key });
       return new SyncClient(options.dir, remote, identity, state, report, options.now ?? (() => new Date()));
     } catch (err) {
       releaseLock(options.dir);
@@ -77,8 +80,6 @@ export class SyncClient {
         remote: this.remote,
         identity: this.identity,
         state: this.state,
-        bases: new BaseStore(this.state.folder),
-        files: new LocalFiles(this.dir),
         report: this.report,
         now: this.now,
       });
@@ -98,6 +99,18 @@ export class SyncClient {
   close(): void {
     releaseLock(this.dir);
   }
+}
+
+/** Who the key belongs to, refused unless it is a device key. */
+async function deviceIdentity(remote: Remote): Promise<Identity> {
+  const identity = await remote.whoami();
+  if (!identity.deviceKey) {
+    throw new SyncError(
+      'key',
+      `The key "${identity.device}" is not a device key. Create one for this machine: quire key create ${identity.user} --name NAME --scope write --device`,
+    );
+  }
+  return identity;
 }
 
 /** One summary line of a run. */

@@ -1,4 +1,4 @@
-import { scanLocal, SyncIgnore } from './local-tree.js';
+import { scanLocal, type LocalFile } from './local-tree.js';
 import { planPath, type Action } from './plan.js';
 import type { PassContext, PassResult } from './pass-context.js';
 import { Steps } from './steps.js';
@@ -14,11 +14,17 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   const { state, remote } = ctx;
   const result: PassResult = { downloaded: 0, uploaded: 0, deleted: 0, merged: 0, conflicts: [], refused: 0, pending: 0 };
   const cursorBefore = state.cursor;
-  // Independent: the folder's ignore rules are read while the server answers.
-  const [, rules] = await Promise.all([refreshRemote(ctx), SyncIgnore.load(ctx.dir)]);
-  const scan = scanLocal(ctx.dir, rules, (path) => remote.accepts(path), state.stat);
+  // Independent: the folder is scanned while the server answers.
+  const refreshing = refreshRemote(ctx);
+  refreshing.catch(() => undefined); // awaited below
+  const scan = scanLocal(ctx.dir, (path) => remote.accepts(path), state.stat);
+  await refreshing;
+  const { rules } = scan;
   const actions: Action[] = [];
-  for (const path of new Set([...state.base.keys(), ...state.remote.keys(), ...scan.files.keys()])) {
+  const paths = new Set(state.base.keys());
+  for (const path of state.remote.keys()) paths.add(path);
+  for (const path of scan.files.keys()) paths.add(path);
+  for (const path of paths) {
     const local = scan.files.get(path)?.hash;
     const action = planPath(path, state.base.get(path), local, state.remote.get(path));
     if (!action || scan.busy.has(path) || rules.ignores(path) || !remote.accepts(path)) continue;
@@ -28,7 +34,16 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   }
   for (const path of state.refused.keys()) if (!scan.files.has(path)) state.set('refused', path, null);
   result.pending += scan.busy.size;
-  const step = new Steps(ctx, scan.files, result);
+  if (actions.length) await runSteps(ctx, actions, scan.files, result);
+  state.flush();
+  if (state.cursor && state.cursor !== state.acked) await acknowledge(ctx);
+  if (actions.length || state.cursor !== cursorBefore || scan.cacheUpdates > 0 || state.unsaved) await state.checkpoint();
+  return result;
+}
+
+/** The planned steps, in order: agreements, downloads, local deletions, uploads, then what changed on both sides. */
+async function runSteps(ctx: PassContext, actions: Action[], local: Map<string, LocalFile>, result: PassResult): Promise<void> {
+  const step = new Steps(ctx, local, result);
   await step.agree(actions.filter((a) => a.kind === 'agree'));
   await step.download(actions.filter((a) => a.kind === 'download'));
   await step.deleteLocal(actions.filter((a) => a.kind === 'delete-local'));
@@ -39,13 +54,7 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
     const { resolveBoth } = await import('./resolve.js');
     for (const action of resolves) await step.guard(action.path, () => resolveBoth(step, action));
   }
-  state.flush();
-  if (state.cursor && state.cursor !== state.acked) await acknowledge(ctx);
-  if (actions.length || state.cursor !== cursorBefore || scan.cacheUpdates > 0) {
-    if (actions.length) ctx.bases.prune(state.base.values());
-    await state.checkpoint();
-  }
-  return result;
+  step.bases.prune(ctx.state.base.values());
 }
 
 /** The server's side as of a new cursor: the changes since the last one, or a full snapshot. */

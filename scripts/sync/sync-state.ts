@@ -1,6 +1,5 @@
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFile } from '../../vault-store/atomic-file.js';
 import { SyncError } from './sync-error.js';
 
 /** A file's last seen size, mtime and hash, and when that was seen (see LocalTree's racy check). */
@@ -10,18 +9,28 @@ export type StatEntry = [size: number, mtimeMs: number, hash: string, seenAtMs: 
 type MapName = 'remote' | 'base' | 'refused';
 
 /**
- * One row per path: [path, remote hash, base hash, ...stat entry], empty strings for what is
- * unknown. Rows parse about twice as fast as three objects keyed by 10,000 paths, and an
- * idle run's time is mostly reading this file and stat-ing the folder.
+ * One row per path: [path, remote hash, base hash, ...stat entry]; "" for what is unknown,
+ * and "=" for a hash equal to the one before it in the row (base = remote, scanned = base:
+ * nearly every row once synced). Rows parse about twice as fast as three objects keyed by
+ * 10,000 paths, and the "=" halve the file again; an idle run's time is mostly fixed costs,
+ * reading this file among them.
  */
-type Row = [path: string, remote: string, base: string, ...stat: StatEntry | []];
+type Row = [path: string, remote: string, base: string, size?: number, mtimeMs?: number, hash?: string, seenAtMs?: number];
 
-interface StateFile {
-  version: 1;
-  /** Names the journal that continues this file: a checkpoint starts a new one. */
-  generation: number;
+/** Who the state was last synced as; when the key is the same, a run need not ask the server again. */
+export interface Binding {
   server: string;
   user: string;
+  device: string;
+  /** A digest of the key, never the key: tells whether a run uses the key the folder knows. */
+  key: string;
+}
+
+interface StateFile extends Binding {
+  /** 1: rows without "=" (read as well: "=" never appears in a hash). */
+  version: 1 | 2;
+  /** Names the journal that continues this file: a checkpoint starts a new one. */
+  generation: number;
   cursor?: string;
   acked?: string;
   files: Row[];
@@ -50,19 +59,19 @@ export class SyncState {
   base = new Map<string, string>();
   refused = new Map<string, string>();
   stat = new Map<string, StatEntry>();
+  /** Who the folder was synced as; undefined before the first checkpoint. */
+  binding?: Binding;
   private generation = 0;
   private pending: string[] = [];
+  private rebound = false;
 
-  private constructor(
-    readonly folder: string,
-    readonly server: string,
-    readonly user: string,
-  ) {}
+  private constructor(readonly folder: string) {}
 
-  static open(dir: string, server: string, user: string): SyncState {
+  /** The state saved in DIR (empty when none), with the journal since its last checkpoint replayed. */
+  static open(dir: string): SyncState {
     const folder = join(dir, STATE_FOLDER);
     mkdirSync(folder, { recursive: true });
-    const state = new SyncState(folder, server, user);
+    const state = new SyncState(folder);
     let saved: StateFile | undefined;
     try {
       saved = JSON.parse(readFileSync(join(folder, 'state.json'), 'utf8')) as StateFile;
@@ -71,24 +80,46 @@ export class SyncState {
         throw new SyncError('state', `${join(folder, 'state.json')} is unreadable: ${(err as Error).message}`);
     }
     if (saved) {
-      if (saved.user !== user) {
-        throw new SyncError(
-          'state',
-          `This folder syncs with the vault of "${saved.user}" on ${saved.server}, not with "${user}": use another folder.`,
-        );
-      }
+      const { server, user, device = '', key = '' } = saved;
+      state.binding = { server, user, device, key };
       state.generation = saved.generation;
       state.cursor = saved.cursor;
       state.acked = saved.acked;
-      for (const [path, remote, base, ...stat] of saved.files) {
+      for (const row of saved.files) {
+        const path = row[0];
+        const remote = row[1];
+        const base = row[2] === '=' ? remote : row[2];
         if (remote) state.remote.set(path, remote);
         if (base) state.base.set(path, base);
-        if (stat.length) state.stat.set(path, stat as StatEntry);
+        if (row.length > 3) state.stat.set(path, [row[3]!, row[4]!, row[5] === '=' ? base : row[5]!, row[6]!]);
       }
       state.refused = new Map(Object.entries(saved.refused));
     }
     state.replayJournal();
     return state;
+  }
+
+  /** True when the folder was synced with this server and this very key (so it is the device it was). */
+  knows(server: string, keyDigest: string): boolean {
+    return this.binding?.server === server && this.binding.key === keyDigest;
+  }
+
+  /** Records who syncs (saved at the next checkpoint); a folder of another user's vault is refused. */
+  bind(binding: Binding): void {
+    const saved = this.binding;
+    if (saved && saved.user !== binding.user) {
+      throw new SyncError(
+        'state',
+        `This folder syncs with the vault of "${saved.user}" on ${saved.server}, not with "${binding.user}": use another folder.`,
+      );
+    }
+    this.rebound ||= !saved || saved.server !== binding.server || saved.key !== binding.key || saved.device !== binding.device;
+    this.binding = binding;
+  }
+
+  /** Something not journaled changed (the binding): a checkpoint is due even when the pass did nothing. */
+  get unsaved(): boolean {
+    return this.rebound;
   }
 
   /** Records one step (applied now, durable at the next flush). */
@@ -113,26 +144,33 @@ export class SyncState {
 
   /** Writes everything to state.json atomically and empties the journal. */
   async checkpoint(): Promise<void> {
+    if (!this.binding) throw new Error('SyncState.checkpoint before bind');
     const previous = this.generation;
     const data: StateFile = {
-      version: 1,
+      version: 2,
       generation: previous + 1,
-      server: this.server,
-      user: this.user,
+      ...this.binding,
       cursor: this.cursor,
       acked: this.acked,
-      files: [...new Set([...this.remote.keys(), ...this.base.keys(), ...this.stat.keys()])].map((path): Row => [
-        path,
-        this.remote.get(path) ?? '',
-        this.base.get(path) ?? '',
-        ...(this.stat.get(path) ?? []),
-      ]),
+      files: [...new Set([...this.remote.keys(), ...this.base.keys(), ...this.stat.keys()])].map((path) => this.row(path)),
       refused: Object.fromEntries(this.refused),
     };
+    // Loaded when first needed: an idle run checkpoints nothing.
+    const { atomicWriteFile } = await import('../../vault-store/atomic-file.js');
     await atomicWriteFile(join(this.folder, 'state.json'), JSON.stringify(data));
     this.generation = previous + 1;
+    this.rebound = false;
     rmSync(this.journal(previous), { force: true });
     this.pending = [];
+  }
+
+  private row(path: string): Row {
+    const remote = this.remote.get(path) ?? '';
+    const base = this.base.get(path) ?? '';
+    const stat = this.stat.get(path);
+    const row: Row = [path, remote, base !== '' && base === remote ? '=' : base];
+    if (stat) row.push(stat[0], stat[1], stat[2] === base ? '=' : stat[2], stat[3]);
+    return row;
   }
 
   private journal(generation: number): string {

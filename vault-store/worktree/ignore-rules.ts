@@ -1,13 +1,20 @@
-import { constants, promises as fsp } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ignore } from 'ignore';
 
+type IgnoreFactory = typeof import('ignore');
+let loaded: IgnoreFactory | undefined;
+
 /**
- * `ignore` is CommonJS: an ESM `import` of it starts Node's CJS export lexer (WebAssembly),
- * about 40 ms of a short CLI run such as an idle `quire sync`; `require` skips that.
+ * A matcher of the `ignore` package, which is loaded at the first call: a short CLI run (an
+ * idle `quire sync` of a folder without rule files) needs none. It is CommonJS, so it is
+ * `require`d: an ESM `import` starts Node's CJS export lexer (WebAssembly), about 40 ms.
  */
-export const ignore = createRequire(import.meta.url)('ignore') as typeof import('ignore');
+export function ignore(options?: Parameters<IgnoreFactory>[0]): ReturnType<IgnoreFactory> {
+  loaded ??= createRequire(import.meta.url)('ignore') as IgnoreFactory;
+  return loaded(options);
+}
 
 /**
  * The `.gitignore` a new vault starts with (committed, so clones share it). Only files that
@@ -119,6 +126,25 @@ export class IgnoreRules {
     return rules;
   }
 
+  /**
+   * Rules for a caller that walks the tree itself, top-down (the sync client's scan): only
+   * `info/exclude` is read here; the walk calls `addFolder` for each folder whose listing has a
+   * `.gitignore`, before asking about anything in that folder, so the tree is listed once.
+   */
+  static forWalk(dir: string, options: IgnoreRulesOptions = {}): IgnoreRules {
+    const rules = new IgnoreRules(dir, options.gitdir ?? join(dir, '.git'), options.ignoreCase ?? false);
+    const { stamp, text } = readRuleFile(join(rules.gitdir, 'info', 'exclude'));
+    rules.rules.excludeStamp = stamp;
+    if (text !== undefined) rules.rules.exclude = rules.ruleFile(text);
+    return rules;
+  }
+
+  /** Reads the `.gitignore` of `folder` ("" for the top) into the rules (see `forWalk`). */
+  addFolder(folder: string): void {
+    const { text } = readRuleFile(join(this.dir, folder, '.gitignore'));
+    if (text !== undefined) this.rules.files.set(folder, this.ruleFile(text));
+  }
+
   /** Whether git would ignore `path` (vault-relative, "/"-separated), a folder when `isDir`. */
   ignores(path: string, isDir = false): boolean {
     return excluded(this.rules, path, isDir);
@@ -130,14 +156,14 @@ export class IgnoreRules {
    * neither are `.git` folders nor symbolic links.
    */
   async refresh(): Promise<void> {
-    const { stamp, text } = await readRuleFile(join(this.gitdir, 'info', 'exclude'));
+    const { stamp, text } = readRuleFile(join(this.gitdir, 'info', 'exclude'));
     const next: RuleSet = { files: new Map(), excludeStamp: stamp, folders: new Map() };
     if (text !== undefined) next.exclude = this.ruleFile(text);
     const walk = async (folder: string): Promise<void> => {
       const entries = await fsp.readdir(join(this.dir, folder), { withFileTypes: true }).catch(() => []);
       // Opened only when listed: most folders have none, and trying each costs a short CLI run.
       if (entries.some((entry) => entry.name === '.gitignore')) {
-        const { text } = await readRuleFile(join(this.dir, folder, '.gitignore'));
+        const { text } = readRuleFile(join(this.dir, folder, '.gitignore'));
         if (text !== undefined) next.files.set(folder, this.ruleFile(text));
       }
       const below: Promise<void>[] = [];
@@ -154,7 +180,7 @@ export class IgnoreRules {
 
   /** Reads the rules again when `info/exclude` changed (no watcher sees inside `.git`); true when it did. */
   async refreshIfExcludeChanged(): Promise<boolean> {
-    const { stamp } = await readRuleFile(join(this.gitdir, 'info', 'exclude'), false);
+    const { stamp } = readRuleFile(join(this.gitdir, 'info', 'exclude'), false);
     if (stamp === this.rules.excludeStamp) return false;
     await this.refresh();
     return true;
@@ -166,6 +192,7 @@ export class IgnoreRules {
 }
 
 function excluded(rules: RuleSet, path: string, isDir: boolean): boolean {
+  if (rules.files.size === 0 && !rules.exclude) return false; // no rules: the common case, asked for every file
   const slash = path.lastIndexOf('/');
   if (slash >= 0 && folderExcluded(rules, path.slice(0, slash))) return true;
   return ownVerdict(rules, path, isDir);
@@ -192,21 +219,25 @@ function ownVerdict(rules: RuleSet, path: string, isDir: boolean): boolean {
   return rules.exclude?.verdict(path + suffix) ?? false;
 }
 
-/** A rule file's text (undefined when absent, not a regular file, or too big) and a stamp telling when it changed. */
-async function readRuleFile(file: string, read = true): Promise<{ stamp: string; text?: string }> {
-  let handle: fsp.FileHandle;
+/**
+ * A rule file's text (undefined when absent, not a regular file, or too big) and a stamp
+ * telling when it changed. Synchronous: a small file read in microseconds, which a walk
+ * that lists folders synchronously (the sync client's scan) can call as it goes.
+ */
+function readRuleFile(file: string, read = true): { stamp: string; text?: string } {
+  let fd: number;
   try {
     // O_NOFOLLOW: like git since 2.32, a `.gitignore` that is a symbolic link is not read.
-    handle = await fsp.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return { stamp: '' };
   }
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
     if (!stat.isFile() || stat.size > MAX_RULE_BYTES) return { stamp };
-    return read ? { stamp, text: await handle.readFile('utf8') } : { stamp };
+    return read ? { stamp, text: readFileSync(fd, 'utf8') } : { stamp };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

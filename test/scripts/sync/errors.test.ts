@@ -70,6 +70,15 @@ describe('quire sync: errors a person can act on', () => {
     expect(notDevice.message).to.match(/--device/);
   });
 
+  it('still names the fix when the key of a folder it already synced is revoked (no whoami asked then)', async () => {
+    const device = await server.key('ana', 'write', { device: true, name: 'phone' });
+    await syncOnce(server, dir.path, device);
+    await server.services.accounts.revokeKey('ana', 'phone');
+    const revoked = await failure(() => syncOnce(server, dir.path, device));
+    expect(revoked.kind).to.equal('auth');
+    expect(revoked.message).to.match(/revoked/);
+  });
+
   it('reports a path the server refuses once, leaves it alone and syncs the rest', async () => {
     const owner = await server.key('ana', 'write');
     const device = await server.key('ana', 'write', { device: true, name: 'laptop' });

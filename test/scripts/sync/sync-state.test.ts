@@ -6,13 +6,20 @@ import { SyncError } from '../../../scripts/sync/sync-error.js';
 import { STATE_FOLDER, SyncState } from '../../../scripts/sync/sync-state.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
+/** The state of DIR, as a run bound to the user `user` opens it. */
+function openAs(dir: string, user = 'ana'): SyncState {
+  const state = SyncState.open(dir);
+  state.bind({ server: 'http://s', user, device: 'laptop', key: 'digest' });
+  return state;
+}
+
 describe('quire sync: its state and names', () => {
   let dir: { path: string; cleanup: () => void };
   beforeEach(() => (dir = tempDir('quire-sync-state-')));
   afterEach(() => dir.cleanup());
 
   it('replays the journal after a kill, skipping the line the kill cut short', async () => {
-    const state = SyncState.open(dir.path, 'http://s', 'ana');
+    const state = openAs(dir.path);
     state.cursor = 'c1';
     state.set('remote', 'a.md', 'h1');
     await state.checkpoint();
@@ -22,7 +29,7 @@ describe('quire sync: its state and names', () => {
     const journal = readdirSync(join(dir.path, STATE_FOLDER)).find((n) => n.startsWith('journal.'))!;
     appendFileSync(join(dir.path, STATE_FOLDER, journal), '["base","b.m');
 
-    const again = SyncState.open(dir.path, 'http://s', 'ana');
+    const again = openAs(dir.path);
     expect(again.cursor).to.equal('c1');
     expect([...again.remote]).to.deep.equal([
       ['a.md', 'h1'],
@@ -32,8 +39,8 @@ describe('quire sync: its state and names', () => {
   });
 
   it('refuses a folder that syncs with another user', async () => {
-    await SyncState.open(dir.path, 'http://s', 'ana').checkpoint();
-    expect(() => SyncState.open(dir.path, 'http://s', 'bob')).to.throw(SyncError, /"ana"/);
+    await openAs(dir.path).checkpoint();
+    expect(() => openAs(dir.path, 'bob')).to.throw(SyncError, /"ana"/);
   });
 
   it('names conflict copies after the file, device and minute, keeps the extension, and counts up when taken', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommitEvent } from '../../../vault-store/vault.js';
 import { commitExternalEdits } from '../../../vault-store/watcher/external-edits.js';
@@ -112,6 +112,26 @@ describe('IgnoreRules', () => {
     // The table is worth something only if it has both answers, and the hard cases.
     expect(ours).to.include.members(['a/b/c.txt', 'build/keep.js', 'sub/x.bak']);
     expect(ours).to.not.include.members(['a/b/c.md', 'keep.log', 'sub/deep/y.bak', 'X.LOG']);
+  });
+
+  it('gives the same answers read folder by folder by a walk that lists each once (forWalk, as the sync scan does)', () => {
+    for (const [path, text] of Object.entries(RULES)) put(path, text);
+    for (const path of FILES) put(path);
+    const rules = IgnoreRules.forWalk(t.dir);
+    const walk = (folder: string) => {
+      const entries = readdirSync(join(t.dir, folder), { withFileTypes: true });
+      if (entries.some((entry) => entry.name === '.gitignore')) rules.addFolder(folder);
+      for (const entry of entries) {
+        const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+        if (entry.isDirectory() && entry.name !== '.git' && !rules.ignores(path, true)) walk(path);
+      }
+    };
+    walk('');
+
+    expect(FILES.filter((path) => rules.ignores(path))).to.deep.equal(gitIgnored(FILES));
+    expect(FOLDERS.filter((path) => rules.ignores(path, true)).map((path) => `${path}/`)).to.deep.equal(
+      gitIgnored(FOLDERS.map((path) => `${path}/`)),
+    );
   });
 
   it('reads the rules again on refresh, and not before', async () => {
