@@ -1,7 +1,8 @@
 import { SYMLINK_MODE } from './git/tree-parse.js';
 import type { GitRepo, Signature } from './git/repo.js';
 import { diffAllFiles } from './history/tree-diff.js';
-import type { Manifest } from './manifest.js';
+import { Manifest, type ManifestFile } from './manifest.js';
+import { isVaultFilePath } from './paths.js';
 
 export interface ChangedFile {
   path: string;
@@ -9,6 +10,18 @@ export interface ChangedFile {
   /** Blob id after the commit (null when deleted). */
   oid: string | null;
   previous: string | null;
+}
+
+/** The manifest of `tree` by walking it: every file and link, each path checked once. */
+export async function manifestOfTree(repo: GitRepo, tree: string): Promise<Manifest> {
+  const files: ManifestFile[] = [];
+  const links: string[] = [];
+  // Times are looked up lazily: a stat per file here was most of opening a 10k vault.
+  for (const file of await repo.trees.files(tree)) {
+    if (file.mode === SYMLINK_MODE) links.push(file.path);
+    else files.push({ path: file.path, oid: file.oid, hidden: !isVaultFilePath(file.path) });
+  }
+  return Manifest.of(files, links);
 }
 
 /**

@@ -7,9 +7,9 @@ import { BRANCH_REF, GitRepo } from './git/repo.js';
 import { GitIndex } from './git/index-file.js';
 import { busyState } from './git/repo-state.js';
 import { silentLog, type Log } from './log.js';
-import { SYMLINK_MODE } from './git/tree-parse.js';
-import { Manifest } from './manifest.js';
-import { followTree } from './manifest-follow.js';
+import type { Manifest } from './manifest.js';
+import { manifestFileBytes, readManifestFile, writeManifestFile } from './manifest-file.js';
+import { followTree, manifestOfTree } from './manifest-follow.js';
 import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
 import { DEFAULT_GITIGNORE, IgnoreRules } from './worktree/ignore-rules.js';
 import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
@@ -44,6 +44,11 @@ export interface VaultOptions {
   log?: Log;
   /** How long a lock git holds on the branch or index is waited for before VAULT_BUSY (3 s). */
   lockWaitMs?: number;
+  /**
+   * Where the manifest is saved (derived data, like the index): an open at the tree saved
+   * reads it instead of walking the tree. Saved after a walk and by `settle`.
+   */
+  manifestFile?: string;
 }
 
 /**
@@ -54,6 +59,9 @@ export interface VaultOptions {
 export class Vault {
   private readonly queue = new WriteQueue();
   private readonly listeners: CommitListener[] = [];
+  private manifestFile: string | undefined;
+  /** The tree whose manifest `manifestFile` holds. */
+  private savedTree: string | undefined;
 
   private constructor(
     readonly repo: GitRepo,
@@ -72,19 +80,40 @@ export class Vault {
     const now = options.now ?? (() => new Date());
     // A new vault starts with a short .gitignore (see docs/git.md), committed like any file.
     const repo = await GitRepo.open(dir, { now, lockWaitMs: options.lockWaitMs, initialFiles: { '.gitignore': DEFAULT_GITIGNORE } });
-    const ignore = await IgnoreRules.load(repo.dir, { gitdir: repo.gitdir, ignoreCase: repo.fileSystem.ignorecase });
+    const ignore = IgnoreRules.deferred(repo.dir, { gitdir: repo.gitdir, ignoreCase: repo.fileSystem.ignorecase });
     const head = await repo.head();
     const { tree, author } = await repo.objects.commit(head);
-    const manifest = new Manifest();
-    // Times are looked up lazily: a stat per file here was most of opening a 10k vault.
-    for (const file of await repo.trees.files(tree)) {
-      if (file.mode === SYMLINK_MODE) manifest.addLink(file.path);
-      else manifest.set(file.path, { oid: file.oid });
-    }
+    const saved = options.manifestFile === undefined ? undefined : await readManifestFile(options.manifestFile, tree);
+    const manifest = saved ?? (await manifestOfTree(repo, tree));
     const index = new GitIndex({ gitdir: repo.gitdir, waitMs: options.lockWaitMs, fileMode: repo.fileSystem.filemode });
     // A new vault's first files are in the index at once, so `git status` is clean from the start.
     if (repo.created) await (await index.lock()).rebuild(await indexFiles(repo, tree), repo.dir);
-    return new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
+    const vault = new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
+    vault.manifestFile = options.manifestFile;
+    if (saved) vault.savedTree = tree;
+    else await vault.saveManifest();
+    return vault;
+  }
+
+  /**
+   * Inside the queue or before anything is queued: saves the manifest for the next open when
+   * the head's tree is not the one saved. A failure costs the next open a walk, nothing else.
+   */
+  private async saveManifest(): Promise<void> {
+    if (this.manifestFile === undefined) return;
+    try {
+      const { tree } = await this.repo.objects.commit(this.headOid);
+      if (tree === this.savedTree) return;
+      await writeManifestFile(this.manifestFile, manifestFileBytes(this.manifest, tree));
+      this.savedTree = tree;
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'saving the file list failed');
+    }
+  }
+
+  /** Lets queued writes land, then saves the manifest for the next open (see `VaultOptions.manifestFile`). */
+  settle(): Promise<void> {
+    return this.exclusive(() => this.saveManifest());
   }
 
   /**

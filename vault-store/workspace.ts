@@ -18,6 +18,8 @@ import { Vault, type Author, type CommitListener } from './vault.js';
 
 // Walking a vault's files costs ~0.3 s on 10k pages; stats and health share a minute-old figure.
 const DISK_TTL_MS = 60_000;
+/** The vault's file list at its last close, beside the index (see manifest-file.ts). */
+const MANIFEST_FILE = 'tree-files';
 /** A file of the manifest: its map entries (by path and case-folded), path and blob id strings. */
 const MANIFEST_ENTRY_BYTES = 250;
 
@@ -68,7 +70,7 @@ export class Workspace {
 
   static async open(dir: string, options: WorkspaceOptions): Promise<Workspace> {
     const log = options.log ?? silentLog;
-    const vault = await Vault.open(dir, { log, lockWaitMs: options.lockWaitMs });
+    const vault = await Vault.open(dir, { log, lockWaitMs: options.lockWaitMs, manifestFile: join(options.indexDir, MANIFEST_FILE) });
     const knowledge = await Knowledge.open(vault, { indexDir: options.indexDir, persistDelayMs: options.persistDelayMs, log });
     if (!options.embeddings) return new Workspace(vault, knowledge, undefined, options.indexDir);
     const { model, embed } = options.embeddings;
@@ -81,13 +83,13 @@ export class Workspace {
   }
 
   /**
-   * Lets queued writes land (the index follows each one), waits for running embeddings,
-   * then writes the index at head. Callers stop handing the workspace out first.
+   * Lets queued writes land (the index follows each one) and saves the file list, waits for
+   * running embeddings, then writes the index at head. Callers stop handing the workspace out first.
    */
   close(): Promise<void> {
     // Once: a second caller (shutdown during an eviction) waits for the same close.
     this.closing ??= (async () => {
-      await this.vault.exclusive(async () => undefined);
+      await this.vault.settle();
       await this.embeddings?.close();
       await this.knowledge.close();
       await this.timeline.close();

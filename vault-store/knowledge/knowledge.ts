@@ -10,7 +10,7 @@ import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } fr
 import { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
 import { promises as fsp } from 'node:fs';
-import { jsonArrayChunks, parseSection, SnapshotStore, type PreparedSnapshot, type Snapshot } from './persist.js';
+import { jsonArrayChunks, parseSection, SavedSection, SnapshotStore, type PreparedSnapshot, type Snapshot } from './persist.js';
 import { BodyStore } from './search/body-store.js';
 import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
@@ -47,16 +47,19 @@ export type Progress = (done: number, total: number) => void;
 const INDEX_FOLDER = 'knowledge';
 const OLD_INDEX_FILE = 'knowledge.idx';
 const READ_BATCH = 64;
+/** Sections a warm open leaves on disk until first asked for: no search reads them. */
+const LATER = ['metas', 'fields', 'tasks'];
 
 /**
  * Derived state that is swapped as one piece on rebuild. What search does not need is made
  * when first asked for, not at open, so a restarted server answers its first search sooner:
  * the link graph, built from the metas (2 of 2.6 s of a warm start at 10k pages), and the
- * metas themselves, held as their saved section until parsed (0.9 s at 100k). Until the graph
- * exists changes go to the metas only; a graph built later from them equals one kept current.
+ * metas themselves, left on disk as their saved section until read and parsed (0.9 s at
+ * 100k). Until the graph exists changes go to the metas only; a graph built later from them
+ * equals one kept current.
  */
 interface State {
-  metas: Map<string, PageMeta> | Uint8Array;
+  metas: Map<string, PageMeta> | SavedSection;
   index: SearchIndex;
   graph?: LinkGraph;
   /** Front-matter fields for queries. */
@@ -65,7 +68,7 @@ interface State {
 }
 
 function metasOf(state: State): Map<string, PageMeta> {
-  if (state.metas instanceof Uint8Array) state.metas = new Map(parseSection<PageMeta[]>(state.metas).map((m) => [m.path, m]));
+  if (state.metas instanceof SavedSection) state.metas = new Map(parseSection<PageMeta[]>(state.metas.read()).map((m) => [m.path, m]));
   return state.metas;
 }
 
@@ -102,12 +105,13 @@ export class Knowledge {
     private readonly log: Log,
   ) {
     this.dates = new PageDates(vault);
+    store.onBadSection = () => this.heal('a saved index section failed its check');
   }
 
   static async open(vault: Vault, options: KnowledgeOptions): Promise<Knowledge> {
     await fsp.rm(join(options.indexDir, OLD_INDEX_FILE), { force: true });
     return vault.exclusive(async () => {
-      const { store, snapshot } = await SnapshotStore.open(join(options.indexDir, INDEX_FOLDER));
+      const { store, snapshot } = await SnapshotStore.open(join(options.indexDir, INDEX_FOLDER), { later: LATER });
       const { state, source } = await load(vault, store.dir, snapshot);
       const knowledge = new Knowledge(
         vault,
@@ -147,7 +151,7 @@ export class Knowledge {
   memoryBytes(): number {
     const { index, graph, metas } = this.state;
     let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0) + this.state.fields.memoryBytes() + this.state.tasks.memoryBytes();
-    if (metas instanceof Uint8Array) return bytes + metas.byteLength;
+    if (metas instanceof SavedSection) return bytes;
     for (const meta of metas.values()) bytes += metaBytes(meta);
     return bytes;
   }
@@ -253,14 +257,17 @@ export class Knowledge {
 
   /** Binds a state's bodies to the index folder, and a body failing its check to a rebuild. */
   private async adopt(state: State): Promise<void> {
-    await state.index.bodies.attach(this.store.dir, () => {
-      this.log.error({ commit: this.commit }, 'a stored page body failed its check; rebuilding the index');
-      if (this.healing) return;
-      this.healing = true;
-      void this.rebuild()
-        .catch((err) => this.log.error({ err: (err as Error).message }, 'rebuilding the index failed'))
-        .finally(() => (this.healing = false));
-    });
+    await state.index.bodies.attach(this.store.dir, () => this.heal('a stored page body failed its check'));
+  }
+
+  /** Rebuilds the index in the background (once at a time) after part of the saved one failed its check. */
+  private heal(why: string): void {
+    this.log.error({ commit: this.commit }, `${why}; rebuilding the index`);
+    if (this.healing) return;
+    this.healing = true;
+    void this.rebuild()
+      .catch((err) => this.log.error({ err: (err as Error).message }, 'rebuilding the index failed'))
+      .finally(() => (this.healing = false));
   }
 
   /**
@@ -273,7 +280,7 @@ export class Knowledge {
     if (this.saved.state === this.state && this.saved.commit === this.commit) return undefined;
     const { state, commit } = this;
     const sections = snapshotIndex(state.index);
-    if (state.metas instanceof Uint8Array) sections.metas = state.metas;
+    if (state.metas instanceof SavedSection) sections.metas = state.metas;
     else {
       const metas = [...state.metas.values()];
       sections.metas = () => jsonArrayChunks(metas);
@@ -309,15 +316,13 @@ async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): 
     const bodies = await BodyStore.open(dir, snapshot.append, snapshot.sections['body-table']).catch(() => undefined);
     try {
       if (!bodies) throw new Error('no bodies');
-      if (!snapshot.sections.metas) throw new Error('no metas');
-      // A folder saved before fields or tasks were indexed lacks their section: rebuilt once.
-      if (!snapshot.sections.fields) throw new Error('no fields');
-      if (!snapshot.sections.tasks) throw new Error('no tasks');
+      const { metas, fields, tasks } = snapshot.later;
+      if (!metas || !fields || !tasks) throw new Error('a section is missing');
       const state: State = {
-        metas: snapshot.sections.metas,
+        metas,
         index: restoreIndex(snapshot.sections, bodies),
-        fields: new FieldIndex(snapshot.sections.fields),
-        tasks: new TaskIndex(snapshot.sections.tasks),
+        fields: new FieldIndex(fields),
+        tasks: new TaskIndex(tasks),
       };
       if (snapshot.commit === vault.head) return { state, source: 'persisted' };
       const { tree: before } = await vault.repo.objects.commit(snapshot.commit);

@@ -1,12 +1,13 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { atomicWriteFile } from '../atomic-file.js';
+import { QuireError } from '../errors.js';
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 8;
+export const FORMAT_VERSION = 9;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /** Bytes checksummed between turns of the event loop when a save is written (~1 ms). */
@@ -16,12 +17,46 @@ export const IOV_MAX = 1024;
 
 /** A section's bytes: one array, or chunks written one after another (never concatenated). */
 export type SectionBytes = Uint8Array | Uint8Array[];
+
+/**
+ * A section left on disk by a warm open (what the first search does not need: page metas,
+ * fields, tasks), read when first asked for and checked then against the size and CRC the
+ * manifest gives. Saved again unread, it keeps its file. Once read, its bytes are kept: the
+ * save that follows may replace the file, and a holder may read them again for the next
+ * (tasks keep the page changes beside the saved section and merge them at every save).
+ */
+export class SavedSection {
+  private bytes: Uint8Array | undefined;
+
+  constructor(
+    private readonly path: string,
+    readonly size: number,
+    readonly crc: number,
+    private readonly onBad: () => void,
+  ) {}
+
+  /** The bytes as saved; a file that is not (damaged since the open) starts a rebuild and answers VAULT_BUSY, never its bytes. */
+  read(): Uint8Array {
+    if (this.bytes) return this.bytes;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readFileSync(this.path);
+    } catch {
+      // Missing or unreadable: as bad as a wrong checksum.
+    }
+    if (bytes && bytes.byteLength === this.size && crc32(bytes) === this.crc) return (this.bytes = bytes);
+    this.onBad();
+    throw new QuireError('VAULT_BUSY', 'The saved index failed its check and is being rebuilt; retry shortly', { retry_after: 5 });
+  }
+}
+
 /**
  * Bytes, or a function that makes them (or a promise of them) when the section is written,
  * outside the write queue: only for data that no longer changes once taken (page metas are
- * replaced, never edited), so the queue does not wait for its serialisation.
+ * replaced, never edited), so the queue does not wait for its serialisation; or a section
+ * still unread.
  */
-export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes>);
+export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes>) | SavedSection;
 export type Sections = Record<string, SectionValue>;
 /** Sections as read back: each one file's bytes, in a buffer of its own. */
 export type LoadedSections = Record<string, Uint8Array>;
@@ -49,7 +84,14 @@ interface Manifest {
 export interface Snapshot {
   commit: string;
   sections: LoadedSections;
+  /** The sections `open` was told to leave on disk. */
+  later: Record<string, SavedSection>;
   append?: AppendFile;
+}
+
+export interface OpenOptions {
+  /** Sections not read at open but when first asked for (see SavedSection). */
+  later?: readonly string[];
 }
 
 interface Sum {
@@ -75,20 +117,34 @@ export interface PreparedSnapshot {
  * whatever the manifest does not name.
  */
 export class SnapshotStore {
+  /** Called when a section left on disk fails its check when read (the owner rebuilds). */
+  onBadSection: () => void = () => undefined;
+
   private constructor(
     readonly dir: string,
     private current: Manifest | undefined,
   ) {}
 
-  /** The folder's store and its snapshot, or no snapshot when it is missing, torn or of another format. */
-  static async open(dir: string): Promise<{ store: SnapshotStore; snapshot?: Snapshot }> {
+  /**
+   * The folder's store and its snapshot, or no snapshot when it is missing, torn or of
+   * another format. Every section is checked (size and CRC) before it is used: the ones
+   * read now here, the `later` ones (whose files must exist at their size now) when read.
+   */
+  static async open(dir: string, options: OpenOptions = {}): Promise<{ store: SnapshotStore; snapshot?: Snapshot }> {
     await fsp.mkdir(dir, { recursive: true });
     const manifest = await readManifest(dir);
-    const sections = manifest && (await readSections(dir, manifest));
+    const later = new Set(options.later);
+    const sections = manifest && (await readSections(dir, manifest, later));
     const current = sections ? manifest : undefined;
     await sweep(dir, current);
     const store = new SnapshotStore(dir, current);
-    return { store, snapshot: current && sections && { commit: current.commit, sections, append: current.append } };
+    if (!current || !sections) return { store };
+    const saved: Record<string, SavedSection> = {};
+    for (const name of later) {
+      const entry = current.sections[name];
+      if (entry) saved[name] = new SavedSection(join(dir, entry.file), entry.size, entry.crc, () => store.onBadSection());
+    }
+    return { store, snapshot: { commit: current.commit, sections, later: saved, append: current.append } };
   }
 
   /**
@@ -100,7 +156,8 @@ export class SnapshotStore {
     const sums: Record<string, Sum> = {};
     for (const [name, value] of Object.entries(sections)) {
       if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`bad section name ${name}`);
-      if (typeof value !== 'function') sums[name] = sumOf(chunksOf(value));
+      if (value instanceof SavedSection) sums[name] = { size: value.size, crc: value.crc };
+      else if (typeof value !== 'function') sums[name] = sumOf(chunksOf(value));
     }
     return { commit, sections, sums, append };
   }
@@ -111,10 +168,16 @@ export class SnapshotStore {
     const generation = (previous?.generation ?? 0) + 1;
     const sections: Record<string, Entry> = {};
     for (const [name, value] of Object.entries(snapshot.sections)) {
-      const chunks = chunksOf(typeof value === 'function' ? await value() : value);
-      const sum = snapshot.sums[name] ?? (await sumInTurns(chunks));
       const old = previous?.sections[name];
-      if (old && old.size === sum.size && old.crc === sum.crc) sections[name] = old;
+      const same = (sum: Sum) => old !== undefined && old.size === sum.size && old.crc === sum.crc;
+      // An unread section the manifest names as it is keeps its file, never read.
+      if (value instanceof SavedSection && same(value)) {
+        sections[name] = old!;
+        continue;
+      }
+      const chunks = chunksOf(value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value);
+      const sum = snapshot.sums[name] ?? (await sumInTurns(chunks));
+      if (same(sum)) sections[name] = old!;
       else sections[name] = { file: `${name}-${generation}.sec`, ...sum };
       if (sections[name] !== old) await writeSynced(join(this.dir, sections[name].file), chunks);
     }
@@ -144,9 +207,14 @@ async function readManifest(dir: string): Promise<Manifest | undefined> {
   }
 }
 
-async function readSections(dir: string, manifest: Manifest): Promise<LoadedSections | undefined> {
+async function readSections(dir: string, manifest: Manifest, later: ReadonlySet<string>): Promise<LoadedSections | undefined> {
   const sections: LoadedSections = {};
   for (const [name, { file, size, crc }] of Object.entries(manifest.sections)) {
+    if (later.has(name)) {
+      const stat = await fsp.stat(join(dir, file)).catch(() => undefined);
+      if (stat?.size !== size) return undefined;
+      continue;
+    }
     const bytes = await fsp.readFile(join(dir, file)).catch(() => undefined);
     if (!bytes || bytes.byteLength !== size || crc32(bytes) !== crc) return undefined;
     sections[name] = bytes;
@@ -176,7 +244,9 @@ function chunksOf(value: SectionBytes): Uint8Array[] {
 }
 
 function sumOf(chunks: Uint8Array[]): Sum {
-  return { size: chunks.reduce((n, c) => n + c.byteLength, 0), crc: chunks.reduce((crc, c) => crc32(c, crc), 0) };
+  // Empty chunks skipped: node's crc32 of an empty array over an empty buffer forgets the running value.
+  const crc = chunks.reduce((crc, c) => (c.byteLength ? crc32(c, crc) : crc), 0);
+  return { size: chunks.reduce((n, c) => n + c.byteLength, 0), crc };
 }
 
 /**

@@ -86,6 +86,7 @@ async function affectedFiles(
 async function rulesFor(vault: Vault, roots: readonly string[], options: ExternalEditOptions): Promise<PathFilter> {
   if (options.ignore) return options.ignore;
   if (roots.includes('')) await vault.ignore.refresh();
+  else await vault.ignore.ready();
   return vault.ignore;
 }
 

@@ -77,10 +77,10 @@ describe('Knowledge restored from its saved index', () => {
     expect(knowledge.graph.edges()).to.deep.equal(before.edges);
   });
 
-  it('counts the saved metas in its memory estimate before reading them', () => {
-    expect(knowledge.memoryBytes()).to.be.greaterThan(0);
+  it('counts the metas in its memory estimate once read, not while they are left on disk', () => {
     const unread = knowledge.memoryBytes();
+    expect(unread).to.be.greaterThan(0);
     void knowledge.metas;
-    expect(knowledge.memoryBytes()).to.be.within(unread / 4, unread * 4);
+    expect(knowledge.memoryBytes()).to.be.greaterThan(unread);
   });
 });

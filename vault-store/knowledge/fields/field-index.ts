@@ -1,4 +1,4 @@
-import { jsonArrayChunks, parseSection, type SectionValue } from '../persist.js';
+import { jsonArrayChunks, parseSection, type SavedSection, type SectionValue } from '../persist.js';
 import type { FieldValue, PageFields } from './page-fields.js';
 
 type Row = [path: string, fields: PageFields];
@@ -6,15 +6,15 @@ type Row = [path: string, fields: PageFields];
 /**
  * Every page's front-matter fields, for queries: only pages that have some, and how many
  * pages use each key (a `sort` must name a field some page has). Persisted as its own
- * section, `fields`, and, like the page metas, held as the saved bytes after a warm open
- * until first asked for. A page's fields are replaced on change, never edited, so a save
+ * section, `fields`, and, like the page metas, left on disk by a warm open until first
+ * asked for. A page's fields are replaced on change, never edited, so a save
  * serialises them outside the write queue.
  */
 export class FieldIndex {
   private pages: Map<string, PageFields> | undefined;
   private keyCounts = new Map<string, number>();
 
-  constructor(private saved?: Uint8Array) {
+  constructor(private saved?: SavedSection) {
     if (!saved) this.pages = new Map();
   }
 
@@ -41,7 +41,7 @@ export class FieldIndex {
     return this.keyCounts.has(key);
   }
 
-  /** The section: saved bytes while never parsed, else rows made when the save writes them. */
+  /** The section: the saved one while never read, else rows made when the save writes them. */
   section(): SectionValue {
     if (!this.pages) return this.saved!;
     const rows: Row[] = [...this.pages];
@@ -50,7 +50,7 @@ export class FieldIndex {
 
   /** Estimated heap bytes: per page its map entry and object, per value its size. */
   memoryBytes(): number {
-    if (!this.pages) return this.saved!.byteLength;
+    if (!this.pages) return 0;
     let bytes = 0;
     for (const [path, fields] of this.pages) bytes += 80 + path.length + valueBytes(fields);
     return bytes;
@@ -58,7 +58,7 @@ export class FieldIndex {
 
   private loaded(): Map<string, PageFields> {
     if (!this.pages) {
-      this.pages = new Map(parseSection<Row[]>(this.saved));
+      this.pages = new Map(parseSection<Row[]>(this.saved!.read()));
       this.saved = undefined;
       for (const fields of this.pages.values()) this.count(fields, 1);
     }

@@ -1,40 +1,40 @@
-import { jsonSection, parseSection, type LoadedSections, type Sections } from '../persist.js';
+import type { LoadedSections, Sections } from '../persist.js';
 import type { BodyStore } from './body-store.js';
+import { docsSection, readDocsSection } from './docs-section.js';
 import { fromSections, ownBuffer, type PostingsSections } from './pack-postings.js';
+import { RestoredDoc, SavedTables, termsToSave } from './restored-doc.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { TermStats } from './term-stats.js';
-import type { DocTerms } from './term-table.js';
-
-type DocRow = [path: string, title: string, hash: string, tags: string[], lens: number[]] | null;
+import { FIELD_COUNT } from './term-table.js';
 
 /**
- * The search index as persisted sections: documents, vocabulary, term tables, postings
- * (bodies are saved by their store). Taken inside the write queue, where only the page list
- * and the vocabulary's length are copied: a page's doc and term table are replaced on change,
- * never edited, and the vocabulary only grows. The sections are made from them when the save
- * is written, outside the queue (made inside it, with their checksums, they held writes up
- * for 40–100 ms every save).
+ * The search index as persisted sections: documents, vocabulary and its counts, term tables,
+ * postings (bodies are saved by their store). Taken inside the write queue, where only the
+ * page list, the field lengths and the document counts are copied and the vocabulary's size
+ * noted: a page's doc and term table are replaced on change, never edited, and the vocabulary
+ * only grows. The sections are made from them when the save is written, outside the queue
+ * (made inside it, with their checksums, they held writes up for 40–100 ms every save).
  */
 export function snapshotIndex(index: SearchIndex): Sections {
   const docs = [...index.docs];
-  const { terms } = index.stats.toJSON();
-  const termCount = terms.length;
-  // A copy, and small (4 bytes a term): later commits change the counts.
-  const df = index.stats.dfSection();
+  const lengths = index.lengths.slice(0, docs.length * FIELD_COUNT);
+  // Small (4 bytes a term), and later commits change the counts.
+  const df = index.stats.docFreqs();
   return {
-    docs: () => jsonSection(docs.map((d): DocRow => (d ? [d.path, d.title, d.hash, d.tags, d.terms.lens] : null))),
-    terms: () => jsonSection({ terms: terms.slice(0, termCount) }),
+    docs: () => docsSection(docs, lengths),
+    terms: () => vocabularySection(index.stats, df.length),
     df: bytes(df),
     offsets: () => tableOffsets(docs),
-    tables: () => docs.flatMap((d) => (d ? [d.terms.bytes] : [])),
+    // Each page's own table as a chunk, never copied into one array (2 × 105 MB at the peak of a save at 100k pages).
+    tables: () => docs.flatMap((d) => (d ? [termsToSave(d).bytes] : [])),
     ...postingsSections(index),
   };
 }
 
-/** Where each page's table starts in the `tables` section (each page's own table is a chunk of it, never copied into one array). */
+/** Where each page's table starts in the `tables` section. */
 function tableOffsets(docs: readonly (IndexedDoc | undefined)[]): Uint8Array {
   const offsets = new Uint32Array(docs.length + 1);
-  docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d?.terms.bytes.length ?? 0)));
+  docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d ? (d.termBytes?.() ?? d.terms.bytes.length) : 0)));
   return bytes(offsets);
 }
 
@@ -49,22 +49,40 @@ function postingsSections(index: SearchIndex): Sections {
 
 /** Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the store saved with it. */
 export function restoreIndex(sections: LoadedSections, bodies: BodyStore): SearchIndex {
-  const rows = parseSection<DocRow[]>(sections.docs);
-  const stats = TermStats.fromJSON(parseSection(sections.terms), typed(Uint32Array, sections.df));
-  const offsets = typed(Uint32Array, sections.offsets);
-  const tables = sections.tables;
-  if (!tables || offsets.length !== rows.length + 1 || offsets[rows.length] !== tables.length) throw new Error('inconsistent term tables');
-  const docs = rows.map((row, id): IndexedDoc | undefined => {
-    if (!row) return undefined;
-    const [path, title, hash, tags, lens] = row;
-    // A view, not a copy: the section's buffer holds every table (SearchIndex counts it in its slab).
-    const terms: DocTerms = { bytes: tables.subarray(offsets[id], offsets[id + 1]), lens };
-    if (terms.bytes.length === 0) throw new Error('inconsistent term tables');
-    stats.restore(terms);
-    return { id, path, title, hash, tags, terms };
-  });
-  if (bodies.size > rows.length) throw new Error('inconsistent bodies');
-  return new SearchIndex(docs, stats, fromSections(sections), bodies, tables.byteLength);
+  if (!sections.docs || !sections.tables) throw new Error('missing sections');
+  const read: { tables?: SavedTables } = {};
+  const tables = () => read.tables!;
+  const saved = readDocsSection(sections.docs, (id, fields) => new RestoredDoc(id, fields, tables));
+  const docs = saved.docs;
+  // A copy: the view would keep the whole docs section (its strings are decoded already).
+  const lengths = saved.lengths.slice();
+  read.tables = new SavedTables(typed(Uint32Array, sections.offsets), sections.tables, lengths);
+  const stats = readVocabularySection(sections.terms);
+  const totalLen = new Array<number>(FIELD_COUNT).fill(0);
+  let count = 0;
+  for (let id = 0; id < docs.length; id++) {
+    if (!docs[id]) continue;
+    if (read.tables.bytesOf(id) === 0) throw new Error('inconsistent term tables');
+    count += 1;
+    for (let f = 0; f < FIELD_COUNT; f++) totalLen[f] += lengths[id * FIELD_COUNT + f];
+  }
+  stats.restoreCounts(typed(Uint32Array, sections.df), count, totalLen);
+  if (bodies.size > docs.length) throw new Error('inconsistent bodies');
+  return new SearchIndex(docs, stats, fromSections(sections), bodies, lengths, sections.tables.byteLength);
+}
+
+/** The vocabulary: its size, the term ids in sorted order, then the terms by id, NUL-separated (no term holds one). */
+function vocabularySection(stats: TermStats, size: number): Uint8Array[] {
+  const { terms, order } = stats.savedVocabulary(size);
+  return [bytes(Uint32Array.of(order.length)), bytes(order), Buffer.from(terms.join('\0'))];
+}
+
+function readVocabularySection(section: Uint8Array | undefined): TermStats {
+  const words = typed(Uint32Array, section?.subarray(0, section.byteLength & ~3));
+  const size = words.length > 0 ? words[0] : -1;
+  if (size < 0 || 1 + size > words.length) throw new Error('bad vocabulary');
+  const text = Buffer.from(section!.buffer, section!.byteOffset + 4 * (1 + size), section!.byteLength - 4 * (1 + size)).toString('utf8');
+  return TermStats.restore(size === 0 ? [] : text.split('\0'), words.subarray(1, 1 + size));
 }
 
 function bytes(view: ArrayBufferView): Uint8Array {

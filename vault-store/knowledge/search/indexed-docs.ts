@@ -14,6 +14,8 @@ export interface IndexedPage {
 export interface IndexedDoc extends Omit<IndexedPage, 'body'> {
   id: number;
   terms: DocTerms;
+  /** Bytes its term table holds, when a page can tell without reading it (a restored one: see index-snapshot.ts). */
+  termBytes?(): number;
 }
 
 /**

@@ -28,7 +28,7 @@ export class SearchIndex implements IndexedDocs {
   private readonly ids = new Map<string, number>();
   private readonly free: number[] = [];
   /** Each page's field lengths, FIELD_COUNT per id: bounds read them for thousands of pages a query. */
-  private lens = new Uint32Array(0);
+  private lens: Uint32Array = new Uint32Array(0);
 
   readonly postings: Postings;
   /** Bytes of the live pages' term tables (what the slab holds beyond them is dead). */
@@ -36,21 +36,24 @@ export class SearchIndex implements IndexedDocs {
 
   /**
    * `packed`: the postings of exactly `docs` (restored), or none to file them anew;
-   * `heldTableBytes`: the buffer restored tables are views of.
+   * `lengths`: their field lengths (restored, kept as given), or none to take them from the
+   * term tables; `heldTableBytes`: the buffer restored tables are views of.
    */
   constructor(
     readonly docs: (IndexedDoc | undefined)[] = [],
     readonly stats = new TermStats(),
     packed?: PackedPostings,
     readonly bodies = new BodyStore(),
+    lengths?: Uint32Array,
     heldTableBytes = 0,
   ) {
     this.postings = new Postings(docs, packed);
+    if (lengths) this.lens = lengths;
     docs.forEach((doc, id) => {
       if (!doc) return void this.free.push(id);
       this.ids.set(doc.path, id);
-      this.setLengths(id, doc.terms.lens);
-      this.tableBytes += doc.terms.bytes.length;
+      if (!lengths) this.setLengths(id, doc.terms.lens);
+      this.tableBytes += doc.termBytes?.() ?? doc.terms.bytes.length;
     });
     stats.slab.reset(heldTableBytes);
   }
@@ -128,10 +131,9 @@ export class SearchIndex implements IndexedDocs {
     let bytes = this.postings.memoryBytes() + this.stats.memoryBytes() + this.lens.byteLength;
     for (const doc of this.docs) {
       if (!doc) continue;
-      const { terms } = doc;
       bytes += DOC_OVERHEAD + 2 * (doc.path.length + doc.title.length + doc.hash.length);
       for (const tag of doc.tags) bytes += 32 + 2 * tag.length;
-      bytes += terms.bytes.length;
+      bytes += doc.termBytes?.() ?? doc.terms.bytes.length;
     }
     // The tables' dead bytes, until compactTables copies the live ones out.
     return bytes + Math.max(0, this.stats.slab.allocated - this.tableBytes);
@@ -158,7 +160,8 @@ export class SearchIndex implements IndexedDocs {
     this.docs.forEach((doc, id) => {
       if (!doc) return;
       const terms = { bytes: slab.copy(doc.terms.bytes, doc.terms.bytes.length), lens: doc.terms.lens };
-      this.docs[id] = { ...doc, terms };
+      // Named, not spread: a restored page is a class whose table is a getter (index-snapshot.ts).
+      this.docs[id] = { id, path: doc.path, title: doc.title, hash: doc.hash, tags: doc.tags, terms };
     });
   }
 

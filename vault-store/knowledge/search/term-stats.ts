@@ -95,10 +95,20 @@ export class TermStats {
     this.count(doc, -1);
   }
 
-  /** Re-registers a document loaded from disk: its terms are in the restored `df` already. */
-  restore(doc: DocTerms): void {
-    this.docCount += 1;
-    doc.lens.forEach((len, f) => (this.totalLen[f] += len));
+  /**
+   * The counts of the documents restored with this vocabulary, as saved (`docFreqs`) and
+   * summed from their field lengths: no term table is read at a warm open.
+   */
+  restoreCounts(df: Uint32Array, docCount: number, totalLen: readonly number[]): void {
+    if (df.length !== this.vocabulary.size) throw new Error('inconsistent term counts');
+    this.df.set(df);
+    this.docCount = docCount;
+    totalLen.forEach((len, f) => (this.totalLen[f] = len));
+  }
+
+  /** Documents per term id, for the persisted index: a copy, taken while the caller holds the index still. */
+  docFreqs(): Uint32Array {
+    return this.df.slice(0, this.vocabulary.size);
   }
 
   private count(doc: DocTerms, sign: 1 | -1): void {
@@ -155,24 +165,33 @@ export class TermStats {
     );
   }
 
-  /** The vocabulary, for the persisted index (its document counts go as `dfSection`). */
-  toJSON(): { terms: string[] } {
-    return { terms: this.vocabulary.terms };
+  /**
+   * The vocabulary for the persisted index (counts and document tables go separately): the
+   * terms by id, and their ids in sorted order, so that a restore sorts nothing (sorting the
+   * terms was the largest part of reopening a 2k-page vault). `size`: only the first terms, the
+   * vocabulary as a save took it (terms are only ever added, so their order is the same).
+   */
+  savedVocabulary(size = this.vocabulary.size): { terms: readonly string[]; order: Uint32Array } {
+    const order = new Uint32Array(size);
+    let at = 0;
+    for (const term of this.sorted) {
+      const id = this.vocabulary.id(term)!;
+      if (id < size) order[at++] = id;
+    }
+    return { terms: this.vocabulary.terms.slice(0, size), order };
   }
 
-  /** How many documents hold each term, by id, as saved beside the vocabulary: a copy, as later commits change the counts. */
-  dfSection(): Uint32Array {
-    return this.df.slice(0, this.vocabulary.size);
-  }
-
-  /** The statistics of a saved vocabulary and its document counts; documents are then `restore`d. */
-  static fromJSON(data: { terms: string[] }, df: Uint32Array): TermStats {
-    if (df.length !== data.terms.length) throw new Error('inconsistent document counts');
+  /** Statistics over a saved vocabulary (see `savedVocabulary`); throws when `order` is no order of its terms. */
+  static restore(terms: readonly string[], order: Uint32Array): TermStats {
+    if (order.length !== terms.length) throw new Error('bad vocabulary');
     const stats = new TermStats();
-    for (const term of data.terms) stats.intern(term, 0, term.length);
-    stats.df.set(df);
+    for (const term of terms) stats.intern(term, 0, term.length);
+    const seen = new Uint8Array(terms.length);
+    stats.sortedTerms = Array.from(order, (id) => {
+      if (id >= terms.length || seen[id]++) throw new Error('bad vocabulary');
+      return terms[id];
+    });
     stats.unsorted = [];
-    stats.sortedTerms = data.terms.slice().sort();
     return stats;
   }
 }

@@ -1,4 +1,4 @@
-import { jsonArrayChunks, parseSection, type SectionValue } from '../persist.js';
+import { jsonArrayChunks, parseSection, type SavedSection, type SectionValue } from '../persist.js';
 import { DueIndex } from './due-index.js';
 import type { Task } from './task.js';
 import { queryTasks, type TaskList, type TaskQuery } from './task-query.js';
@@ -6,8 +6,8 @@ import { queryTasks, type TaskList, type TaskQuery } from './task-query.js';
 type Pages = Map<string, readonly Task[]>;
 
 /** The saved section with the page changes made since it was read (an empty list: the page lost its tasks). */
-function restored(saved: Uint8Array, changes: ReadonlyMap<string, readonly Task[]>): Pages {
-  const pages: Pages = new Map(parseSection<[string, Task[]][]>(saved));
+function restored(saved: SavedSection, changes: ReadonlyMap<string, readonly Task[]>): Pages {
+  const pages: Pages = new Map(parseSection<[string, Task[]][]>(saved.read()));
   for (const [path, tasks] of changes) {
     if (tasks.length > 0) pages.set(path, tasks);
     else pages.delete(path);
@@ -18,15 +18,15 @@ function restored(saved: Uint8Array, changes: ReadonlyMap<string, readonly Task[
 /**
  * Every task item of the vault, by page (only pages that hold one). Derived like the rest of
  * the index and saved as its own section, `tasks`: a JSON array of `[path, tasks]`. A warm
- * open keeps the section's bytes until a query needs them parsed (0.2–1.6 s at 100k pages);
+ * open leaves the section on disk until a query needs it (0.2–1.6 s at 100k pages);
  * page changes meanwhile are noted beside them, so a write never waits for that parse, and a
  * save merges them outside the write queue.
  */
 export class TaskIndex {
-  private pages: Pages | { saved: Uint8Array; changes: Pages };
+  private pages: Pages | { saved: SavedSection; changes: Pages };
   private due: DueIndex | undefined;
 
-  constructor(saved?: Uint8Array) {
+  constructor(saved?: SavedSection) {
     this.pages = saved ? { saved, changes: new Map() } : new Map();
   }
 
@@ -83,7 +83,6 @@ export class TaskIndex {
   memoryBytes(): number {
     const { pages } = this;
     let bytes = this.due ? this.due.size * 100 : 0;
-    if (!(pages instanceof Map)) bytes += pages.saved.byteLength;
     for (const [path, tasks] of pages instanceof Map ? pages : pages.changes) {
       bytes += 80 + path.length + tasks.length * 8;
       for (const task of tasks) bytes += 150 + task.text.length + task.tags.length * 32;
