@@ -9,7 +9,8 @@ describe('TreeStore', () => {
   let v: Awaited<ReturnType<typeof tempVault>>;
   afterEach(() => v?.cleanup());
 
-  it('keeps its bound on writes as on reads, and what it wrote is what git reads', async () => {
+  /** A vault holding a.md, a TreeStore over its objects (caching at most `cap` trees) and a.md's blob. */
+  async function storeIn(cap?: number) {
     v = await tempVault({ 'a.md': 'a' });
     const gitdir = join(v.dir, '.git');
     const objects = new ObjectReader(gitdir);
@@ -17,9 +18,13 @@ describe('TreeStore', () => {
       (oid) => objects.tree(oid),
       gitdir,
       () => undefined,
-      3,
+      cap,
     );
-    const blob = gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim();
+    return { trees, blob: gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim() };
+  }
+
+  it('keeps its bound on writes as on reads, and what it wrote is what git reads', async () => {
+    const { trees, blob } = await storeIn(3);
     const written: string[] = [];
     for (let i = 0; i < 10; i++) {
       written.push(await trees.write([{ mode: '100644', path: `page-${i}.md`, oid: blob }]));
@@ -31,15 +36,7 @@ describe('TreeStore', () => {
   });
 
   it("writes entries in git's order whatever order they come in: bytes of UTF-8, a folder as if it ended in /", async () => {
-    v = await tempVault({ 'a.md': 'a' });
-    const gitdir = join(v.dir, '.git');
-    const objects = new ObjectReader(gitdir);
-    const trees = new TreeStore(
-      (oid) => objects.tree(oid),
-      gitdir,
-      () => undefined,
-    );
-    const blob = gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim();
+    const { trees, blob } = await storeIn();
     const folder = gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim();
     // "a" the folder sorts after "a-b" and "a.md" ("/" is after "-" and "."), before "a0";
     // U+E000 sorts before an emoji (UTF-16 would put the emoji's surrogates first).

@@ -5,6 +5,7 @@ import { parsePage } from '../../../vault-store/page.js';
 import { rewriteLinks } from '../../../vault-store/edits/rewrite-links.js';
 import { withTaskStatus } from '../../../vault-store/edits/task-status.js';
 import { pageMeta } from '../../../vault-store/knowledge/page-meta.js';
+import { bestMs } from '../../helpers/cpu-time.js';
 
 const MIB = 1 << 20;
 // Pages arrive decoded from bytes, as flat strings; `repeat` alone builds a rope.
@@ -60,21 +61,6 @@ const HOSTILE_BLOCKS: Record<string, string> = {
   'unknown tags': 'a: !foo x\n',
   anchors: '&a ',
 };
-
-/**
- * CPU milliseconds, best of three, so a busy machine (other test files run in parallel) does
- * not decide: a quadratic pass takes seconds here, not 100 ms.
- */
-function bestMs(run: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(started);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
 
 describe('markdown scanning is linear on 1 MiB hostile pages', function () {
   this.timeout(60_000);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { phraseTest } from '../../../../vault-store/knowledge/search/query.js';
 import { MAX_TERM_LENGTH } from '../../../../vault-store/knowledge/search/tokenize.js';
+import { bestMs } from '../../../helpers/cpu-time.js';
 
 const MIB = 1 << 20;
 const fill = (unit: string) => Buffer.from(unit.repeat(Math.ceil(MIB / unit.length)).slice(0, MIB)).toString();
@@ -15,18 +16,6 @@ const HOSTILE: Record<string, string> = {
   'separators only': ' '.repeat(MIB),
   'the phrase but its last word': fill('a a a '),
 };
-
-/** CPU milliseconds, best of three (as in the markdown suite): a quadratic pass takes seconds. */
-function bestMs(run: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(started);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
 
 describe('phrase checks are linear on 1 MiB hostile page bodies', () => {
   const tests = [phraseTest(['a', 'b']), phraseTest(['a', 'a', 'a', 'b']), phraseTest(['a', 'x'])];
