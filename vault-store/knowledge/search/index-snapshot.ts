@@ -38,13 +38,24 @@ function tableOffsets(docs: readonly (IndexedDoc | undefined)[]): Uint8Array {
   return bytes(offsets);
 }
 
-/** The postings' two sections, packed once for both when they need packing. */
+/**
+ * The postings' sections, packed once for all when they need packing. The packed arrays
+ * never change, so even as they are they go as functions: their checksums (tens of MB at
+ * 100k pages) are then taken outside the write queue.
+ */
 function postingsSections(index: SearchIndex): Sections {
   const snapshot = index.postings.snapshot();
-  if (typeof snapshot !== 'function') return { ...snapshot };
-  let packed: Promise<PostingsSections> | undefined;
-  const sections = () => (packed ??= snapshot());
-  return { 'postings-starts': async () => (await sections())['postings-starts'], postings: async () => (await sections()).postings };
+  const sections: () => PostingsSections | Promise<PostingsSections> = typeof snapshot === 'function' ? once(snapshot) : () => snapshot;
+  return {
+    'postings-starts': async () => (await sections())['postings-starts'],
+    postings: async () => (await sections()).postings,
+    'postings-alive': async () => (await sections())['postings-alive'],
+  };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /** Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the store saved with it. */

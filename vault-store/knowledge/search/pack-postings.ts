@@ -27,18 +27,25 @@ export function countOfSlot(slot: number): number {
 export interface PackedPostings {
   starts: Uint32Array;
   bytes: Uint8Array;
+  /** As restored: 1 for each page whose postings in it are still its own (see `Postings.snapshot`); none: every page's are. */
+  alive?: Uint8Array;
 }
 
 export const EMPTY_POSTINGS: PackedPostings = { starts: new Uint32Array(1), bytes: new Uint8Array(0) };
 
-/** The persisted form: the two arrays' bytes, as they are. */
+/** The persisted form: the two arrays' bytes, as they are, and which pages' postings in them are alive. */
 export interface PostingsSections {
   'postings-starts': Uint8Array;
   postings: Uint8Array;
+  'postings-alive': Uint8Array;
 }
 
-export function toSections({ starts, bytes }: PackedPostings): PostingsSections {
-  return { 'postings-starts': new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength), postings: bytes };
+export function toSections({ starts, bytes }: PackedPostings, alive: Uint8Array): PostingsSections {
+  return {
+    'postings-starts': new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength),
+    postings: bytes,
+    'postings-alive': alive,
+  };
 }
 
 /**
@@ -49,13 +56,14 @@ export function toSections({ starts, bytes }: PackedPostings): PostingsSections 
 export function fromSections(sections: Readonly<Record<string, Uint8Array | undefined>>): PackedPostings {
   const starts = sections['postings-starts'];
   const bytes = sections.postings;
-  if (!starts || !bytes || starts.byteLength % 4) throw new Error('inconsistent postings');
+  const alive = sections['postings-alive'];
+  if (!starts || !bytes || !alive || starts.byteLength % 4) throw new Error('inconsistent postings');
   const words = new Uint32Array(...ownBuffer(starts, 4));
   const last = words.length - 1;
   let ordered = words.length % FIELD_COUNT === 1 && words[0] === 0 && words[last] === bytes.byteLength;
   for (let k = 0; k < last && ordered; k++) ordered = words[k] <= words[k + 1];
   if (!ordered) throw new Error('inconsistent postings');
-  return { starts: words, bytes: new Uint8Array(...ownBuffer(bytes, 1)) };
+  return { starts: words, bytes: new Uint8Array(...ownBuffer(bytes, 1)), alive };
 }
 
 /**

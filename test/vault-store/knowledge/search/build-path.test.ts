@@ -129,11 +129,29 @@ describe('search build path', () => {
     const inBlocks = packPostings(docs, 50);
     expect(inBlocks.starts).to.deep.equal(new Uint32Array(packed['postings-starts'].buffer.slice(0)));
     expect(Buffer.compare(inBlocks.bytes, packed.postings)).to.equal(0);
-    postings = new Postings(
-      docs,
-      fromSections({ 'postings-starts': packed['postings-starts'].slice(), postings: packed.postings.slice() }),
-    );
+    const restore = (sections: PostingsSections) =>
+      new Postings(
+        docs,
+        fromSections({
+          'postings-starts': sections['postings-starts'].slice(),
+          postings: sections.postings.slice(),
+          'postings-alive': sections['postings-alive'].slice(),
+        }),
+      );
+    postings = restore(packed);
     check('restored');
+    // A few pages edited: a save keeps the base as it is and flags those pages' postings in it
+    // as dead; a restore files them again from their term tables.
+    put(5, 77);
+    drop(6);
+    live.set(5, 77);
+    live.delete(6);
+    const light = postings.snapshot();
+    if (typeof light === 'function') throw new Error('a few edits repacked the postings');
+    expect(Buffer.compare(light.postings, packed.postings), 'the base as it is').to.equal(0);
+    expect([light['postings-alive'][4], light['postings-alive'][5], light['postings-alive'][6]]).to.deep.equal([1, 0, 0]);
+    postings = restore(light);
+    check('restored over a base with dead pages');
     edits(1);
     check('edited over the packed base');
     // A save packs the pages as they were when it was taken, while edits go on.
@@ -148,6 +166,11 @@ describe('search build path', () => {
     await packedNow(postings);
     check('packed again');
     expect(pastLastSlot, 'the sample has counts past the last exact slot').to.be.greaterThan(0);
-    expect(() => fromSections({ 'postings-starts': Uint8Array.of(1, 0, 0, 0), postings: new Uint8Array(0) })).to.throw('inconsistent');
+    expect(() =>
+      fromSections({ 'postings-starts': Uint8Array.of(1, 0, 0, 0), postings: new Uint8Array(0), 'postings-alive': new Uint8Array(0) }),
+    ).to.throw('inconsistent');
+    expect(() => fromSections({ 'postings-starts': packed['postings-starts'], postings: packed.postings }), 'no alive flags').to.throw(
+      'inconsistent',
+    );
   });
 });
