@@ -1,14 +1,6 @@
-import { openSync, readFileSync, rmSync, writeSync, closeSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { pidLock } from '../pid-lock.js';
 
 /**
  * One server per data folder: each vault's write queue lives in one process, and two
@@ -17,20 +9,7 @@ function alive(pid: number): boolean {
  */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, 'server.pid');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(path, 'utf8'));
-      if (pid && alive(pid) && pid !== process.pid)
-        throw new Error(`Another quire server (pid ${pid}) is using ${dataDir}`, { cause: err });
-      rmSync(path, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${dataDir}`);
+  return pidLock(join(dataDir, 'server.pid'), (pid) =>
+    pid ? new Error(`Another quire server (pid ${pid}) is using ${dataDir}`) : new Error(`Could not lock ${dataDir}`),
+  );
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidLock } from '../pid-lock.js';
 import { HttpClient } from './http-client.js';
 import { consoleReporter, type Reporter } from './progress.js';
 import { FilesRemote } from './files-remote.js';
@@ -37,6 +38,8 @@ export class SyncClient {
     private readonly state: SyncState,
     private readonly report: Reporter,
     private readonly now: () => Date,
+    /** Releases the folder's lock. */
+    private readonly release: () => void,
   ) {}
 
   static async open(options: SyncOptions): Promise<SyncClient> {
@@ -53,7 +56,7 @@ export class SyncClient {
     // A new folder gets no state folder until the server and the key are known to be right.
     let identity = existsSync(join(options.dir, STATE_FOLDER)) ? undefined : await deviceIdentity(remote);
     mkdirSync(join(options.dir, STATE_FOLDER), { recursive: true });
-    takeLock(options.dir);
+    const release = lockFolder(options.dir);
     try {
       const state = SyncState.open(options.dir);
       // The same key with the same server is the same device: a run skips whoami. A key revoked
@@ -64,9 +67,9 @@ export class SyncClient {
       }
       identity ??= await deviceIdentity(remote);
       state.bind({ server: options.server, user: identity.user, device: identity.device, key });
-      return new SyncClient(options.dir, remote, identity, state, report, options.now ?? (() => new Date()));
+      return new SyncClient(options.dir, remote, identity, state, report, options.now ?? (() => new Date()), release);
     } catch (err) {
-      releaseLock(options.dir);
+      release();
       throw err;
     }
   }
@@ -97,7 +100,7 @@ export class SyncClient {
   }
 
   close(): void {
-    releaseLock(this.dir);
+    this.release();
   }
 }
 
@@ -124,31 +127,11 @@ export function describe(result: PassResult): string {
 }
 
 /** One client per folder: `.quire-sync/lock` holds its pid; a lock whose process is gone (a kill) is taken over. */
-function takeLock(dir: string): void {
+function lockFolder(dir: string): () => void {
   const file = join(dir, STATE_FOLDER, 'lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) throw new SyncError('state', `Another quire sync (pid ${pid}) is syncing ${dir}.`);
-    rmSync(file, { force: true });
-  }
-  throw new SyncError('state', `Could not take the lock ${file}.`);
-}
-
-function releaseLock(dir: string): void {
-  rmSync(join(dir, STATE_FOLDER, 'lock'), { force: true });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pidLock(file, (pid) =>
+    pid
+      ? new SyncError('state', `Another quire sync (pid ${pid}) is syncing ${dir}.`)
+      : new SyncError('state', `Could not take the lock ${file}.`),
+  );
 }

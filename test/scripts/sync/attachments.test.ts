@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { syncOnce } from './sync-helpers.js';
+import type { TestServer } from '../../helpers/test-server.js';
+import { syncOnce, syncSuite } from './sync-helpers.js';
 
 const AT = new Date(2026, 10, 26, 15, 3, 12);
 const now = () => AT;
@@ -18,7 +17,7 @@ describe('quire sync: attachments', () => {
   let server: TestServer;
   let owner: string;
   let device: string;
-  let dir: { path: string; cleanup: () => void };
+  let dir: string;
 
   const putFile = async (path: string, bytes: Buffer) => {
     const res = await server.api(`/vault/file/${path}`, { method: 'PUT', key: owner, body: bytes });
@@ -28,52 +27,42 @@ describe('quire sync: attachments', () => {
     const res = await server.api(`/vault/file/${encodeURI(path)}`, { key: owner });
     return res.status === 404 ? undefined : Buffer.from(await res.arrayBuffer());
   };
-  const local = (path: string) => readFileSync(join(dir.path, path));
+  const local = (path: string) => readFileSync(join(dir, path));
   const putLocal = (path: string, bytes: Buffer) => {
-    mkdirSync(dirname(join(dir.path, path)), { recursive: true });
-    writeFileSync(join(dir.path, path), bytes);
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
   };
 
-  beforeEach(async () => {
-    server = await startTestServer();
-    owner = await server.key('ana', 'write');
-    device = await server.key('ana', 'write', { device: true, name: 'laptop' });
-    dir = tempDir('quire-sync-');
-  });
-
-  afterEach(async () => {
-    dir.cleanup();
-    await server.stop();
-  });
+  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
 
   it('carries binary files both ways, byte for byte, and their deletions', async () => {
     const image = binary(300_000);
     await putFile('img/diagram.png', image);
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     expect(local('img/diagram.png').equals(image)).to.equal(true);
 
     const pdf = binary(50_000);
     putLocal('docs/manual.pdf', pdf);
-    const result = await syncOnce(server, dir.path, device);
+    const result = await syncOnce(server, dir, device);
     expect(result.uploaded).to.equal(1);
     expect((await getFile('docs/manual.pdf'))!.equals(pdf)).to.equal(true);
 
-    rmSync(join(dir.path, 'img/diagram.png'));
-    await syncOnce(server, dir.path, device);
+    rmSync(join(dir, 'img/diagram.png'));
+    await syncOnce(server, dir, device);
     expect(await getFile('img/diagram.png')).to.equal(undefined);
     // No merge base is kept for attachments: they are never merged.
-    expect(readdirCount(join(dir.path, '.quire-sync/base'))).to.equal(0);
+    expect(readdirCount(join(dir, '.quire-sync/base'))).to.equal(0);
   });
 
   it('keeps both versions of an attachment edited on both sides: the server one at the path, the local one as a conflict copy', async () => {
     await putFile('img/photo.jpg', binary(20_000));
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     const mine = binary(20_000);
     const theirs = binary(20_000);
     putLocal('img/photo.jpg', mine);
     await putFile('img/photo.jpg', theirs);
 
-    const result = await syncOnce(server, dir.path, device, { now });
+    const result = await syncOnce(server, dir, device, { now });
     const copy = 'img/photo (conflict laptop 2026-11-26 1503).jpg';
     expect(result.conflicts).to.deep.equal([['img/photo.jpg', copy]]);
     expect(local('img/photo.jpg').equals(theirs)).to.equal(true);
@@ -81,7 +70,7 @@ describe('quire sync: attachments', () => {
     expect((await getFile(copy))!.equals(mine)).to.equal(true);
     expect((await getFile('img/photo.jpg'))!.equals(theirs)).to.equal(true);
 
-    const again = await syncOnce(server, dir.path, device, { now });
+    const again = await syncOnce(server, dir, device, { now });
     expect(again.conflicts).to.deep.equal([]);
     expect(again.uploaded + again.downloaded).to.equal(0);
   });
@@ -89,7 +78,7 @@ describe('quire sync: attachments', () => {
   it('carries a page that is not UTF-8 as the bytes it is', async () => {
     const latin1 = Buffer.from('# Caf\xe9\n', 'latin1');
     await putFile('latin.md', latin1);
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     expect(local('latin.md').equals(latin1)).to.equal(true);
   });
 });

@@ -7,9 +7,9 @@ import { FileMoved } from '../../../scripts/sync/big-files.js';
 import { FilesRemote } from '../../../scripts/sync/files-remote.js';
 import { HttpClient } from '../../../scripts/sync/http-client.js';
 import { cli } from '../../helpers/built-script.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import type { TestServer } from '../../helpers/test-server.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { syncOnce } from './sync-helpers.js';
+import { syncOnce, syncSuite } from './sync-helpers.js';
 
 const MIB = 1024 * 1024;
 /** Well above the client's 8 MiB streaming threshold, below the personal plan's 100 MiB limit. */
@@ -59,22 +59,11 @@ describe('quire sync: big files stream through the client', () => {
   let server: TestServer;
   let owner: string;
   let device: string;
-  let dir: { path: string; cleanup: () => void };
+  let dir: string;
   let scratch: { path: string; cleanup: () => void };
-
-  beforeEach(async () => {
-    server = await startTestServer();
-    owner = await server.key('ana', 'write');
-    device = await server.key('ana', 'write', { device: true, name: 'laptop' });
-    dir = tempDir('quire-sync-');
-    scratch = tempDir('quire-big-');
-  });
-
-  afterEach(async () => {
-    dir.cleanup();
-    scratch.cleanup();
-    await server.stop();
-  });
+  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
+  beforeEach(() => (scratch = tempDir('quire-big-')));
+  afterEach(() => scratch.cleanup());
 
   it('downloads and uploads a 96 MiB attachment exactly, the client growing far less than the file (Linux)', async function () {
     this.timeout(120_000);
@@ -84,10 +73,10 @@ describe('quire sync: big files stream through the client', () => {
     }
     // What any transfer costs whatever the size (the code that moves files):
     // a run that moves a small file each way.
-    await syncPeak(server, dir.path, device);
+    await syncPeak(server, dir, device);
     await server.api('/vault/file/small.bin', { method: 'PUT', key: owner, body: randomBytes(100_000) });
-    writeFileSync(join(dir.path, 'small-local.bin'), randomBytes(100_000));
-    const small = await syncPeak(server, dir.path, device);
+    writeFileSync(join(dir, 'small-local.bin'), randomBytes(100_000));
+    const small = await syncPeak(server, dir, device);
 
     // Down: the server's file arrives whole and exact.
     const source = join(scratch.path, 'video.bin');
@@ -100,15 +89,15 @@ describe('quire sync: big files stream through the client', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status, await res.text()).to.equal(201);
-    const down = await syncPeak(server, dir.path, device);
-    expect(await blobId(join(dir.path, 'media/video.bin'), SIZE)).to.equal(await blobId(source, SIZE));
+    const down = await syncPeak(server, dir, device);
+    expect(await blobId(join(dir, 'media/video.bin'), SIZE)).to.equal(await blobId(source, SIZE));
 
     // Up: a big local file reaches the server whole and exact.
-    mkdirSync(join(dir.path, 'media'), { recursive: true });
-    writeBig(join(dir.path, 'media/film.bin'), SIZE);
-    const up = await syncPeak(server, dir.path, device);
+    mkdirSync(join(dir, 'media'), { recursive: true });
+    writeBig(join(dir, 'media/film.bin'), SIZE);
+    const up = await syncPeak(server, dir, device);
     const head = await server.api('/vault/file/media/film.bin', { method: 'HEAD', key: owner });
-    expect(head.headers.get('etag')).to.equal(`"${await blobId(join(dir.path, 'media/film.bin'), SIZE)}"`);
+    expect(head.headers.get('etag')).to.equal(`"${await blobId(join(dir, 'media/film.bin'), SIZE)}"`);
 
     expect(down - small, `download peak ${down} vs ${small} moving small files`).to.be.below(DOWNLOAD_GROWTH_LIMIT);
     expect(up - small, `upload peak ${up} vs ${small} moving small files`).to.be.below(UPLOAD_GROWTH_LIMIT);
@@ -123,18 +112,18 @@ describe('quire sync: big files stream through the client', () => {
       expect(res.status, await res.text()).to.be.below(300);
     };
     await put(first);
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     const theirs = join(scratch.path, 'theirs.bin');
     writeBig(theirs, size);
     await put(theirs);
-    writeBig(join(dir.path, 'big.bin'), size + 1);
-    const mine = await blobId(join(dir.path, 'big.bin'), size + 1);
+    writeBig(join(dir, 'big.bin'), size + 1);
+    const mine = await blobId(join(dir, 'big.bin'), size + 1);
 
-    const result = await syncOnce(server, dir.path, device, { now: () => new Date(2026, 10, 26, 15, 3) });
+    const result = await syncOnce(server, dir, device, { now: () => new Date(2026, 10, 26, 15, 3) });
     const copy = 'big (conflict laptop 2026-11-26 1503).bin';
     expect(result.conflicts).to.deep.equal([['big.bin', copy]]);
-    expect(await blobId(join(dir.path, 'big.bin'), size)).to.equal(await blobId(theirs, size));
-    expect(await blobId(join(dir.path, copy), size + 1)).to.equal(mine);
+    expect(await blobId(join(dir, 'big.bin'), size)).to.equal(await blobId(theirs, size));
+    expect(await blobId(join(dir, copy), size + 1)).to.equal(mine);
     const sent = await server.api(`/vault/file/${encodeURI(copy)}`, { method: 'HEAD', key: owner });
     expect(sent.headers.get('etag')).to.equal(`"${mine}"`);
   });

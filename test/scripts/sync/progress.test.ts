@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cli } from '../../helpers/built-script.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import type { TestServer } from '../../helpers/test-server.js';
 import { seedVault } from './crash-scenario.js';
+import { syncSuite } from './sync-helpers.js';
 
 const run = promisify(execFile);
 
@@ -23,28 +23,18 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 describe('quire sync: what a person sees', () => {
   let server: TestServer;
+  let owner: string;
   let device: string;
-  let dir: { path: string; cleanup: () => void };
-
-  beforeEach(async () => {
-    server = await startTestServer();
-    const owner = await server.key('ana', 'write');
-    device = await server.key('ana', 'write', { device: true, name: 'laptop' });
-    await seedVault(server, 'ana', owner, 240);
-    dir = tempDir('quire-sync-');
-  });
-
-  afterEach(async () => {
-    dir.cleanup();
-    await server.stop();
-  });
+  let dir: string;
+  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
+  beforeEach(() => seedVault(server, 'ana', owner, 240));
 
   it('on a terminal, rewrites one status line with counts, bytes and an ETA, then prints the summary', async function () {
     if (!hasScript()) {
       console.warn('    (skipped: util-linux `script` is needed to run the CLI on a pseudo-terminal)');
       this.skip();
     }
-    const command = [process.execPath, ...cli('sync', dir.path, '--server', server.url, '--key', device, '--once')].map(quote).join(' ');
+    const command = [process.execPath, ...cli('sync', dir, '--server', server.url, '--key', device, '--once')].map(quote).join(' ');
     const { stdout } = await run('script', ['-qfec', command, '/dev/null']);
     // Each redraw clears the line first (\r, erase to the end) and writes the status again.
     const draws = stdout.split('\r\x1b[K').slice(1);
@@ -58,7 +48,7 @@ describe('quire sync: what a person sees', () => {
   });
 
   it('elsewhere (a pipe), prints plain lines: the phase, then the summary', async () => {
-    const { stderr } = await run(process.execPath, cli('sync', dir.path, '--server', server.url, '--key', device, '--once'));
+    const { stderr } = await run(process.execPath, cli('sync', dir, '--server', server.url, '--key', device, '--once'));
     expect(stderr).to.equal('downloading 240 files\nsynced: 240 down, 0 up, 0 deleted\n');
   });
 });

@@ -1,24 +1,14 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import type { TestServer } from '../../helpers/test-server.js';
 import { until } from '../../helpers/until.js';
-import { folderFiles, put, read, recorder, serverPages, syncOnce, writePage } from './sync-helpers.js';
+import { folderFiles, put, read, recorder, serverPages, syncOnce, syncSuite, writePage } from './sync-helpers.js';
 
 describe('quire sync: after the server history was rewritten (410)', () => {
   let server: TestServer;
-  let dir: { path: string; cleanup: () => void };
-
-  beforeEach(async () => {
-    server = await startTestServer();
-    dir = tempDir('quire-sync-');
-  });
-
-  afterEach(async () => {
-    dir.cleanup();
-    await server.stop();
-  });
+  let dir: string;
+  syncSuite((s) => ([server, dir] = [s.server, s.dirs[0]]));
 
   it('compares every file again, keeps local edits as conflict copies instead of overwriting them, and acknowledges the new history', async () => {
     const owner = await server.key('ana', 'write');
@@ -26,7 +16,7 @@ describe('quire sync: after the server history was rewritten (410)', () => {
     await writePage(server, owner, 'stable.md', 'stable\n');
     await writePage(server, owner, 'note.md', 'first\n');
     await writePage(server, owner, 'note.md', 'second\n');
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
 
     // The folder's owner resets the branch and commits something else: the cursor is gone.
     const vault = vaultDir(server.dataDir, 'ana');
@@ -42,14 +32,14 @@ describe('quire sync: after the server history was rewritten (410)', () => {
       async () => (await serverPages(server, owner)).get('note.md') === 'rewritten\n',
     );
 
-    put(dir.path, 'note.md', 'edited here meanwhile\n');
+    put(dir, 'note.md', 'edited here meanwhile\n');
     const report = recorder();
-    const result = await syncOnce(server, dir.path, device, { report });
+    const result = await syncOnce(server, dir, device, { report });
     expect(report.lines.some((l) => /history was rewritten/.test(l))).to.equal(true);
     expect(result.conflicts).to.have.length(1);
-    expect(read(dir.path, 'note.md')).to.equal('rewritten\n');
-    expect(read(dir.path, result.conflicts[0][1])).to.equal('edited here meanwhile\n');
-    const pages = new Map([...folderFiles(dir.path)].filter(([p]) => p.endsWith('.md')));
+    expect(read(dir, 'note.md')).to.equal('rewritten\n');
+    expect(read(dir, result.conflicts[0][1])).to.equal('edited here meanwhile\n');
+    const pages = new Map([...folderFiles(dir)].filter(([p]) => p.endsWith('.md')));
     expect(pages).to.deep.equal(await serverPages(server, owner));
 
     // The server takes the acknowledgement of the new history: the old cursor is gone, not newer.

@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { silentReporter, type Reporter } from '../../../scripts/sync/progress.js';
 import { SyncClient } from '../../../scripts/sync/sync-client.js';
-import type { TestServer } from '../../helpers/test-server.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /** Lines a sync reported, kept for assertions. */
 export function recorder(): Reporter & { lines: string[] } {
@@ -77,4 +78,34 @@ export async function writePage(server: TestServer, key: string, path: string, c
 export async function deletePageOnServer(server: TestServer, key: string, path: string): Promise<void> {
   const res = await server.api(`/vault/page/${path}`, { method: 'DELETE', key });
   if (res.status >= 300) throw new Error(`delete ${path}: ${res.status} ${await res.text()}`);
+}
+
+export interface SyncSuite {
+  server: TestServer;
+  /** Empty folders, made afresh for each test. */
+  dirs: string[];
+  /** With `keys`: ana's write key, and her device key named "laptop". */
+  owner: string;
+  device: string;
+}
+
+/**
+ * For each test of the calling suite: a fresh test server and `folders` empty folders, all
+ * removed after it, handed to `take` (which copies what it needs into the suite's variables).
+ */
+export function syncSuite(take: (suite: SyncSuite) => void, options: { folders?: number; keys?: boolean } = {}): void {
+  let server: TestServer;
+  let made: { path: string; cleanup: () => void }[] = [];
+  beforeEach(async () => {
+    server = await startTestServer();
+    made = Array.from({ length: options.folders ?? 1 }, () => tempDir('quire-sync-'));
+    const keys = options.keys
+      ? { owner: await server.key('ana', 'write'), device: await server.key('ana', 'write', { device: true, name: 'laptop' }) }
+      : { owner: '', device: '' };
+    take({ server, dirs: made.map((d) => d.path), ...keys });
+  });
+  afterEach(async () => {
+    for (const dir of made) dir.cleanup();
+    await server.stop();
+  });
 }

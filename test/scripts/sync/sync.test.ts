@@ -1,42 +1,31 @@
 import { expect } from 'chai';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { deletePageOnServer, folderFiles, put, read, serverPages, syncOnce, writePage } from './sync-helpers.js';
+import type { TestServer } from '../../helpers/test-server.js';
+import { deletePageOnServer, folderFiles, put, read, serverPages, syncOnce, syncSuite, writePage } from './sync-helpers.js';
 
 describe('quire sync: two-way sync of pages', () => {
   let server: TestServer;
   let owner: string;
   let device: string;
-  let dir: { path: string; cleanup: () => void };
+  let dir: string;
 
-  beforeEach(async () => {
-    server = await startTestServer();
-    owner = await server.key('ana', 'write');
-    device = await server.key('ana', 'write', { device: true, name: 'laptop' });
-    dir = tempDir('quire-sync-');
-  });
-
-  afterEach(async () => {
-    dir.cleanup();
-    await server.stop();
-  });
+  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
 
   it('first sync brings every page of the vault into an empty folder', async () => {
     await writePage(server, owner, 'a.md', '# A\n');
     await writePage(server, owner, 'notes/deep/b.md', '# B\n\nbody\n');
-    const result = await syncOnce(server, dir.path, device);
+    const result = await syncOnce(server, dir, device);
     const pages = await serverPages(server, owner);
     expect(result.downloaded).to.equal(pages.size);
-    for (const [path, content] of pages) expect(read(dir.path, path)).to.equal(content);
+    for (const [path, content] of pages) expect(read(dir, path)).to.equal(content);
   });
 
   it('first sync into a folder that already has files sends the new ones and keeps both sides', async () => {
     await writePage(server, owner, 'shared.md', 'same\n');
-    put(dir.path, 'shared.md', 'same\n');
-    put(dir.path, 'mine.md', 'only here\n');
-    const result = await syncOnce(server, dir.path, device);
+    put(dir, 'shared.md', 'same\n');
+    put(dir, 'mine.md', 'only here\n');
+    const result = await syncOnce(server, dir, device);
     expect(result.uploaded).to.equal(1);
     expect((await serverPages(server, owner)).get('mine.md')).to.equal('only here\n');
   });
@@ -44,33 +33,33 @@ describe('quire sync: two-way sync of pages', () => {
   it('later runs carry edits, additions and deletions both ways, then do nothing', async () => {
     await writePage(server, owner, 'keep.md', 'v1\n');
     await writePage(server, owner, 'gone-there.md', 'x\n');
-    put(dir.path, 'gone-here.md', 'y\n');
-    await syncOnce(server, dir.path, device);
+    put(dir, 'gone-here.md', 'y\n');
+    await syncOnce(server, dir, device);
 
-    put(dir.path, 'keep.md', 'v2 local\n');
-    put(dir.path, 'new-here.md', 'fresh\n');
-    rmSync(join(dir.path, 'gone-here.md'));
+    put(dir, 'keep.md', 'v2 local\n');
+    put(dir, 'new-here.md', 'fresh\n');
+    rmSync(join(dir, 'gone-here.md'));
     await writePage(server, owner, 'new-there.md', 'remote fresh\n');
     await deletePageOnServer(server, owner, 'gone-there.md');
-    const result = await syncOnce(server, dir.path, device);
+    const result = await syncOnce(server, dir, device);
     expect(result).to.include({ uploaded: 2, downloaded: 1, deleted: 2 });
 
     const pages = await serverPages(server, owner);
     expect(pages.get('keep.md')).to.equal('v2 local\n');
     expect(pages.get('new-here.md')).to.equal('fresh\n');
     expect(pages.has('gone-here.md')).to.equal(false);
-    expect(read(dir.path, 'new-there.md')).to.equal('remote fresh\n');
-    expect(existsSync(join(dir.path, 'gone-there.md'))).to.equal(false);
+    expect(read(dir, 'new-there.md')).to.equal('remote fresh\n');
+    expect(existsSync(join(dir, 'gone-there.md'))).to.equal(false);
 
-    const idle = await syncOnce(server, dir.path, device);
+    const idle = await syncOnce(server, dir, device);
     expect(idle).to.include({ uploaded: 0, downloaded: 0, deleted: 0, pending: 0 });
-    const local = folderFiles(dir.path);
+    const local = folderFiles(dir);
     expect(new Map([...local].filter(([p]) => p.endsWith('.md')))).to.deep.equal(await serverPages(server, owner));
   });
 
   it('acknowledges the cursor it synced to on the device key', async () => {
     await writePage(server, owner, 'a.md', 'a\n');
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     const changes = (await (await server.api('/vault/changes?limit=1', { key: owner })).json()) as { head: string };
     const keys = await server.services.accounts.keys('ana');
     const laptop = keys.find((k) => k.name === 'laptop')!;
@@ -78,19 +67,19 @@ describe('quire sync: two-way sync of pages', () => {
   });
 
   it('leaves alone what the folder .gitignore and .quireignore exclude and hidden folders, and sends attachments', async () => {
-    put(dir.path, '.gitignore', 'drafts/\n');
-    put(dir.path, '.quireignore', 'private-*.md\n');
-    put(dir.path, 'drafts/x.md', 'draft\n');
-    put(dir.path, 'private-diary.md', 'secret\n');
-    put(dir.path, 'image.png', 'not a page');
-    put(dir.path, '.obsidian/app.json', '{}');
-    put(dir.path, 'public.md', 'hello\n');
+    put(dir, '.gitignore', 'drafts/\n');
+    put(dir, '.quireignore', 'private-*.md\n');
+    put(dir, 'drafts/x.md', 'draft\n');
+    put(dir, 'private-diary.md', 'secret\n');
+    put(dir, 'image.png', 'not a page');
+    put(dir, '.obsidian/app.json', '{}');
+    put(dir, 'public.md', 'hello\n');
     await writePage(server, owner, 'private-server.md', 'kept on the server\n');
-    await syncOnce(server, dir.path, device);
+    await syncOnce(server, dir, device);
     const pages = await serverPages(server, owner);
     expect([...pages.keys()].sort()).to.deep.equal(['private-server.md', 'public.md']);
     const listing = (await (await server.api('/vault/files', { key: owner })).json()) as { files: { path: string }[] };
     expect(listing.files.map((f) => f.path).sort()).to.deep.equal(['image.png', 'private-server.md', 'public.md']);
-    expect(existsSync(join(dir.path, 'private-server.md'))).to.equal(false);
+    expect(existsSync(join(dir, 'private-server.md'))).to.equal(false);
   });
 });
