@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { phraseTest } from '../../../../vault-store/knowledge/search/query.js';
-import { MAX_TERM_LENGTH } from '../../../../vault-store/knowledge/search/tokenize.js';
-import { bestMs } from '../../../helpers/cpu-time.js';
+import { phraseTest } from '../../vault-store/knowledge/search/query.js';
+import { MAX_TERM_LENGTH } from '../../vault-store/knowledge/search/tokenize.js';
+import { bestMs } from '../helpers/cpu-time.js';
 
 const MIB = 1 << 20;
 const fill = (unit: string) => Buffer.from(unit.repeat(Math.ceil(MIB / unit.length)).slice(0, MIB)).toString();
