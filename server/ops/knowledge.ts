@@ -25,9 +25,23 @@ function visibleNode(ctx: OpContext, raw: string): string {
   return !isPagePath(file) && ctx.vault.hasFile(file) && ctx.visible(file) ? normalizeVaultFilePath(file) : visiblePath(ctx, raw);
 }
 
-export function lintReport(ctx: OpContext) {
+type LintReport = ReturnType<typeof lint> & { indexed_commit: string };
+
+/** The last whole-vault report per loaded vault, with the commits it is of. */
+const lastReports = new WeakMap<object, { key: string; report: LintReport }>();
+
+/**
+ * The lint report the caller may see. The whole vault's is kept until the next commit:
+ * `vault_health` runs it, monitors poll that, and a vault's first report after a reopen builds
+ * its link graph (at 2k pages a health was a third of a busy server's CPU in `scale-users`).
+ */
+export function lintReport(ctx: OpContext): LintReport {
   const { knowledge } = ctx.vault;
-  return {
+  const whole = seesWholeVault(ctx.agent);
+  const key = `${knowledge.indexedCommit} ${ctx.vault.head} ${ctx.config.maxPageBytes}`;
+  const last = whole ? lastReports.get(knowledge) : undefined;
+  if (last?.key === key) return last.report;
+  const report = {
     ...lint(knowledge.metas, knowledge.graph, {
       maxPageBytes: ctx.config.maxPageBytes,
       visible: ctx.visible,
@@ -35,6 +49,8 @@ export function lintReport(ctx: OpContext) {
     }),
     indexed_commit: knowledge.indexedCommit,
   };
+  if (whole) lastReports.set(knowledge, { key, report });
+  return report;
 }
 
 export const search = defineOp({

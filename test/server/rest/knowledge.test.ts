@@ -118,9 +118,14 @@ describe('REST knowledge layer', () => {
     expect(health.status).to.equal('ok');
     expect(health.index.fresh).to.equal(true);
     expect(health.index.indexed_commit).to.equal(health.git.head);
+    expect(health.lint['broken-link']).to.equal(1);
+    // The report is kept until the next commit: one that adds the missing page clears the finding.
+    await write('Nowhere.md', '# Nowhere\nNow somewhere.');
+    expect((await get('/vault/health')).lint['broken-link']).to.equal(0);
+    expect((await get('/vault/lint')).counts['broken-link']).to.equal(0);
     const before = await get('/vault/search?q=garden');
     const rebuilt = await (await post('/vault/index/rebuild', {})).json();
-    expect(rebuilt.pages).to.equal(2);
+    expect(rebuilt.pages).to.equal(3);
     expect(await get('/vault/search?q=garden')).to.deep.equal(before);
   });
 });
