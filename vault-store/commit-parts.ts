@@ -7,6 +7,13 @@ export interface Author extends Signature {
   trailers?: Record<string, string>;
 }
 
+/** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
+export const EXTERNAL_AUTHOR: Author = {
+  name: 'external',
+  email: 'external@quire.invalid',
+  trailers: { 'Quire-Actor': 'external' },
+};
+
 /** A commit that landed on the branch, as commit listeners hear of it. */
 export interface CommitEvent {
   commit: string;

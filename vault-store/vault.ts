@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { BranchMoved, CommitBatch } from './commit-batch.js';
-import { indexFiles, type Author, type CommitEvent } from './commit-parts.js';
+import { EXTERNAL_AUTHOR, indexFiles, type Author, type CommitEvent } from './commit-parts.js';
 import { QuireError } from './errors.js';
 import { BRANCH_REF, GitRepo } from './git/repo.js';
 import { GitIndex } from './git/index-file.js';
@@ -18,13 +18,6 @@ import { WriteQueue, type BatchRunner, type Settled } from './write-queue.js';
 export type { FileChange } from './worktree/working-files.js';
 export type { ChangedFile } from './manifest-follow.js';
 export type { Author, CommitEvent } from './commit-parts.js';
-
-/** Edits made in the working tree (Obsidian, a text editor, git pull) are committed as this author. */
-export const EXTERNAL_AUTHOR: Author = {
-  name: 'external',
-  email: 'external@quire.invalid',
-  trailers: { 'Quire-Actor': 'external' },
-};
 
 export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
@@ -227,16 +220,19 @@ export class Vault {
   }
 
   /**
-   * The `mutate`s that queued up behind the task running (group commit): each is planned on
-   * the commits staged before it and becomes its own commit, in order, with its own
-   * preconditions; one that fails (CONFLICT) fails alone. All land with one round of fsyncs
-   * and one move of the branch, and each is answered only once they are durable.
+   * The `mutate`s that queued up behind the task running, and those that come while it
+   * stages (group commit): each is planned on the commits staged before it and becomes its
+   * own commit, in order, with its own preconditions; one that fails (CONFLICT) fails alone.
+   * All land with one round of fsyncs and one move of the branch, and each is answered only
+   * once they are durable.
    */
-  private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = (writes) =>
+  private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = (writes, seal) =>
     this.onCurrentHead(() =>
       this.inBatch(async (batch) => {
         const outcomes: Settled<CommitEvent | undefined>[] = [];
-        for (const write of writes) outcomes.push(await this.stageWrite(batch, write));
+        // `writes` grows while commits are staged; sealed when none is left, before landing.
+        for (let i = 0; i < writes.length; i++) outcomes.push(await this.stageWrite(batch, writes[i]));
+        seal();
         return outcomes;
       }),
     );

@@ -1,8 +1,12 @@
 /** How one item of a batch ended: its value, or the error it alone failed with. */
 export type Settled<T> = { value: T } | { error: unknown };
 
-/** Runs a batch: one outcome per item, in the items' order. A throw fails every item. */
-export type BatchRunner<I, T> = (items: I[]) => Promise<Settled<T>[]>;
+/**
+ * Runs a batch: one outcome per item, in the items' order. A throw fails every item. `items`
+ * may grow while the runner works, until it calls `seal` (before it returns): items queued
+ * meanwhile join the batch that is running instead of waiting for it.
+ */
+export type BatchRunner<I, T> = (items: I[], seal: () => void) => Promise<Settled<T>[]>;
 
 /** Items one batch takes at most: bounds how long git's locks are held at a time (a `git commit` in the folder fails on a held index.lock). */
 const MAX_BATCH = 16;
@@ -19,6 +23,10 @@ interface OpenBatch {
  * Items given to `batch` that wait in a row behind a running task are run together as one
  * task when their turn comes (group commit: writes that queued up while one was being made
  * durable share the next fsync), still in arrival order and after everything queued before.
+ * A batch that has started takes further items of its runner until the runner seals it (the
+ * write path: until its last commit is staged, before the fsyncs): over HTTP, 8 writers
+ * otherwise settled into two groups taking turns, 3.3–3.5 commits a batch, each write
+ * waiting for the other group's whole batch.
  */
 export class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -44,13 +52,17 @@ export class WriteQueue {
     const batch: OpenBatch = { runner: runner as BatchRunner<never, unknown>, items: [item], settle: [] };
     const first = new Promise<T>((resolve, reject) => batch.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
     const size = () => batch.items.length;
-    void this.enqueue(async () => {
+    const seal = () => {
       if (this.open === batch) this.open = undefined;
+    };
+    void this.enqueue(async () => {
       let outcomes: Settled<unknown>[];
       try {
-        outcomes = await batch.runner(batch.items as never[]);
+        outcomes = await batch.runner(batch.items as never[], seal);
       } catch (error) {
         outcomes = batch.items.map(() => ({ error }));
+      } finally {
+        seal();
       }
       outcomes.forEach((o, i) => ('error' in o ? batch.settle[i].reject(o.error) : batch.settle[i].resolve(o.value)));
     }, size);

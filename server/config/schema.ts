@@ -92,7 +92,7 @@ export const envSchema = z.object({
   }),
   QUIRE_INDEX_PERSIST_MS: variable(integer(0, 60 * 60_000), {
     default: String(DEFAULT_TIMING.indexPersistDelayMs),
-    doc: 'Longest time from a write to the save of the search index that holds it (data/index/<user>/knowledge/); saves happen this often under a steady stream of writes, and on shutdown.',
+    doc: 'Time from a write to the save of the search index that holds it (data/index/<user>/knowledge/), and on shutdown. Under a steady stream of writes a save follows the last one by at least 20 times what it took, and at most 10 times this value.',
   }),
   QUIRE_MEMORY_BUDGET_MB: variable(integer(1, 16 * 1024 * 1024), {
     example: '4096',

@@ -189,7 +189,8 @@ describe('an unexpected failure answers INTERNAL without a stack', () => {
 
   it('as JSON on the API and as a plain page in the account area, logged once each without secrets', async () => {
     const key = await server.key('alice', 'write');
-    await server.api('/vault/page', { method: 'POST', key, json: { path: 'p', content: 'x' } });
+    // Larger than the blobs a vault answers from memory after writing them (256 KiB): read from git.
+    await server.api('/vault/page', { method: 'POST', key, json: { path: 'p', content: 'x'.repeat(300 << 10) } });
     const cookie = await sessionCookie(server, 'alice');
     // A vault whose git objects are gone: reading it fails in a way no code path expects.
     rmSync(join(vaultDir(server.dataDir, 'alice'), '.git', 'objects'), { recursive: true });

@@ -62,4 +62,32 @@ describe('group commit', () => {
     expect(gitIn(v.dir, 'show', 'main:a.md')).to.equal('a2');
     expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
   });
+
+  it('takes a write queued while its commits are being staged into the running batch, never past a task queued before it', async () => {
+    v = await tempVault({ 'seed.md': 'seed' });
+    const headWhenHeard = new Map<string, string>();
+    v.vault.onCommit((event) => void headWhenHeard.set(event.commit, v.vault.head));
+    const order: string[] = [];
+    let joined: Promise<unknown> | undefined;
+    const first = await v.vault.mutate(testAuthor, 'first', () => {
+      joined ??= v.vault.mutate(testAuthor, 'joined', () => [{ path: 'b.md', content: text('b') }]);
+      return [{ path: 'a.md', content: text('a') }];
+    });
+    const second = (await joined) as { commit: string };
+    // Landed together: the first commit was announced with the branch already at the second.
+    expect(headWhenHeard.get(first!.commit)).to.equal(second.commit);
+
+    let after: Promise<unknown> | undefined;
+    await v.vault.mutate(testAuthor, 'third', () => {
+      after ??= Promise.all([
+        v.vault.exclusive(async () => void order.push('exclusive')),
+        v.vault.mutate(testAuthor, 'fourth', () => (order.push('fourth'), [{ path: 'c.md', content: text('c') }])),
+      ]);
+      return [{ path: 'a.md', content: text('a2') }];
+    });
+    await after;
+    expect(order).to.deep.equal(['exclusive', 'fourth']);
+    expect(gitIn(v.dir, 'log', '--format=%s', '-4')).to.equal('fourth\nthird\njoined\nfirst\n');
+    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
+  });
 });

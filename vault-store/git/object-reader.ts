@@ -11,6 +11,9 @@ import { PackFile, type ObjectHeader, type PackedObject } from './pack-file.js';
 import { parseTree } from './tree-parse.js';
 
 const AUTHOR = /^(.*) <(.*)> (\d+) [+-]\d{4}$/;
+/** Blobs this process wrote that `blob` answers from memory: a few batches' pages, not attachments. */
+const RECENT_BYTES = 4 << 20;
+const RECENT_BLOB_MAX = 256 << 10;
 
 export interface Signature {
   name: string;
@@ -36,6 +39,9 @@ export interface CommitInfo {
 export class ObjectReader {
   private readonly objects: string;
   private packs: Promise<PackFile[]> | undefined;
+  /** Blobs just written, oldest first (see `remember`). */
+  private readonly recent = new Map<string, Buffer>();
+  private recentBytes = 0;
 
   constructor(gitdir: string) {
     this.objects = join(gitdir, 'objects');
@@ -43,7 +49,24 @@ export class ObjectReader {
 
   /** Blobs can be large: big ones are inflated off the event loop. */
   async blob(oid: string): Promise<Uint8Array> {
-    return this.read(oid, 'blob');
+    return this.recent.get(oid) ?? this.read(oid, 'blob');
+  }
+
+  /**
+   * Keeps a page-sized blob the write path just stored, by id (immutable, so never stale):
+   * the index follows each commit by reading its pages back, and as a loose-file read each
+   * was four thread-pool round trips queued behind the batch's fsyncs. Bounded by bytes, the
+   * oldest out first.
+   */
+  remember(oid: string, bytes: Uint8Array): void {
+    if (bytes.byteLength > RECENT_BLOB_MAX || this.recent.has(oid)) return;
+    this.recent.set(oid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    this.recentBytes += bytes.byteLength;
+    for (const [old, held] of this.recent) {
+      if (this.recentBytes <= RECENT_BYTES) break;
+      this.recent.delete(old);
+      this.recentBytes -= held.byteLength;
+    }
   }
 
   /** A blob's size from its object's header alone, loose or packed (packs come from pushes and `git gc`). */

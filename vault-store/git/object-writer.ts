@@ -51,11 +51,19 @@ export async function writeObject(gitdir: string, type: ObjectType, body: Uint8A
   const path = join(dir, oid.slice(2));
   const existing = readIfPresent(path);
   if (existing && isIntact(existing, oid)) return oid;
-  mkdirSync(dir, { recursive: true });
   // Through a temp file renamed into place, as git does: a process killed between creating
   // and writing a file in place leaves an empty object, which git fsck reports as corrupt.
   const tmp = tempNameFor(path);
-  writeFileSync(tmp, deflateSync(raw, { level: LEVEL[type] }));
+  const deflated = deflateSync(raw, { level: LEVEL[type] });
+  try {
+    writeFileSync(tmp, deflated);
+  } catch (err) {
+    // The fan-out folder is made when first missing (or pruned by `git gc` since), not
+    // checked before every object: one system call less each.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, deflated);
+  }
   renameSync(tmp, path);
   written(path);
   return oid;
@@ -110,6 +118,11 @@ export function serializeTree(entries: readonly TreeEntry[]): Buffer {
     for (let i = 0; i < 40; i += 2) body[at++] = (hexValue(oid.charCodeAt(i)) << 4) | hexValue(oid.charCodeAt(i + 1));
   }
   return body.subarray(0, at);
+}
+
+/** The bytes one entry takes in a tree's body as `serializeTree` writes it; its id is the last 20. */
+export function treeEntrySize({ mode, path }: TreeEntry): number {
+  return (mode.charCodeAt(0) === 0x30 ? mode.length - 1 : mode.length) + Buffer.byteLength(path) + 22;
 }
 
 function writeName(body: Buffer, at: number, name: string): number {

@@ -175,7 +175,9 @@ export class GitRepo {
   }
 
   async writeBlob(data: Uint8Array): Promise<string> {
-    return writeObject(this.gitdir, 'blob', data, this.trackObject);
+    const oid = await writeObject(this.gitdir, 'blob', data, this.trackObject);
+    this.objects.remember(oid, data);
+    return oid;
   }
 
   /** Streams bytes into a blob, never holding them whole (see storeBlobStream); the commit moves `file` into the folder. */

@@ -15,6 +15,7 @@ import { BodyStore } from './search/body-store.js';
 import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
 import { SearchIndex } from './search/search-index.js';
+import { SaveTimer } from './save-timer.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import { PageDates } from './query/page-dates.js';
 import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
@@ -86,7 +87,7 @@ interface Capture {
  * moved, rebuilt when in doubt. Kept current inside the write path via `onCommit`.
  */
 export class Knowledge {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly saves: SaveTimer;
   private closed = false;
   /** What the folder on disk holds: nothing to write when it is still current. */
   private saved: { state?: State; commit?: string } = {};
@@ -98,13 +99,16 @@ export class Knowledge {
   private constructor(
     private readonly vault: Vault,
     private readonly store: SnapshotStore,
-    private readonly persistDelayMs: number | false,
+    persistDelayMs: number | false,
     private state: State,
     private commit: string,
     readonly loadedFrom: LoadSource,
     private readonly log: Log,
   ) {
     this.dates = new PageDates(vault);
+    this.saves = new SaveTimer(persistDelayMs, () =>
+      this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')),
+    );
     store.onBadSection = () => this.heal('a saved index section failed its check');
   }
 
@@ -217,8 +221,7 @@ export class Knowledge {
 
   /** Saves what is not saved yet and closes the files; not from inside the write queue. */
   async close(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.saves.stop();
     if (this.closed) return;
     this.closed = true;
     await this.persist();
@@ -239,20 +242,7 @@ export class Knowledge {
       throw err;
     }
     this.commit = event.commit;
-    this.schedulePersist();
-  }
-
-  /**
-   * Armed by the first unsaved commit and not pushed back by later ones: under a steady
-   * stream of writes the index is still saved every `persistDelayMs`, not only once they stop.
-   */
-  private schedulePersist(): void {
-    if (this.persistDelayMs === false || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed'));
-    }, this.persistDelayMs);
-    this.timer.unref();
+    this.saves.arm();
   }
 
   /** Binds a state's bodies to the index folder, and a body failing its check to a rebuild. */
@@ -299,7 +289,7 @@ export class Knowledge {
    */
   private async write(capture: Capture | undefined): Promise<void> {
     if (!capture) return;
-    await this.store.write(capture.snapshot);
+    await this.saves.timed(() => this.store.write(capture.snapshot));
     this.saved = { state: capture.state, commit: capture.commit };
   }
 }

@@ -9,10 +9,13 @@
  * server answers): a closed loop of readers saturates the event loop, and then every request,
  * write or read, waits its turn behind the others whatever the write path costs.
  * WRITE_LOAD_SECONDS (default 15) per phase; QUIRE_* variables reach the server as they are.
- * WRITE_LOAD_CPU_PROF=DIR writes the server's CPU profile there (`node --cpu-prof`) when it exits.
+ * WRITE_LOAD_CPU_PROF=DIR writes the server's CPU profile there (from the vault opened to the
+ * exit) when it exits. `server_cpu_ms_per_write` is the server process's CPU time (user +
+ * system, from /proc) over the phase (reads included, in the mixed one) divided by the writes answered in it: on a shared
+ * machine it moves much less than the latencies do.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,17 +44,26 @@ interface Server {
   proc: ChildProcess;
   url: string;
   headers: Record<string, string>;
+  /** The commit batches the server landed so far and the commits they held. */
+  landed: () => Promise<{ batches: number; commits: number }>;
 }
 
 async function startChild(data: string, page: string): Promise<Server> {
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const proc = spawn(process.execPath, [...profile, CHILD, data, page], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (code) => reject(new Error(`bench child exited with ${code}`)));
-  });
-  const { url, key } = JSON.parse(line) as { url: string; key: string };
-  return { proc, url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
+  const profile = PROFILE_DIR ? [join(PROFILE_DIR, `write-load-${Date.now()}.cpuprofile`)] : [];
+  const proc = spawn(process.execPath, [CHILD, data, page, ...profile], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: proc.stdout! });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      proc.once('exit', (code) => reject(new Error(`bench child exited with ${code}`)));
+    });
+  const { url, key } = JSON.parse(await nextLine()) as { url: string; key: string };
+  const landed = async () => {
+    const answer = nextLine();
+    proc.stdin!.write('batches\n');
+    return JSON.parse(await answer) as { batches: number; commits: number };
+  };
+  return { proc, url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, landed };
 }
 
 /** One writer's loop until `until`: POST latencies, acknowledged writes, conflicts met. */
@@ -81,8 +93,16 @@ async function writer(server: Server, pages: string[], shared: boolean, until: n
   return { latencies, acks, conflicts };
 }
 
+/** The process's CPU time so far in ms (utime + stime, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function writeLoad(server: Server, paths: string[], phase: number, seconds = SECONDS) {
   const until = performance.now() + seconds * 1000;
+  const cpuBefore = cpuMs(server.proc.pid!);
+  const landedBefore = await server.landed();
   const hot = paths.slice(0, HOT_PAGES);
   const results = await Promise.all(
     Array.from({ length: WRITERS }, (_, w) =>
@@ -92,11 +112,16 @@ async function writeLoad(server: Server, paths: string[], phase: number, seconds
     ),
   );
   const latencies = results.flatMap((r) => r.latencies);
+  const cpu = cpuMs(server.proc.pid!) - cpuBefore;
+  const landed = await server.landed();
+  const batches = landed.batches - landedBefore.batches;
   return {
     acks: results.flatMap((r) => r.acks),
     figures: {
       write_ms: summarize(latencies),
       writes_per_s: round(latencies.length / seconds, 1),
+      server_cpu_ms_per_write: round(cpu / latencies.length, 2),
+      commits_per_batch: round((landed.commits - landedBefore.commits) / batches, 2),
       conflicts: results.reduce((n, r) => n + r.conflicts, 0),
     },
   };

@@ -141,4 +141,27 @@ describe('reading trees', () => {
     expect(parseTree(entry('.gitignore'))[0]).to.include({ path: '.gitignore', type: 'blob' });
     expect(() => parseTree(Buffer.from('100644 truncated\0abc'))).to.throw('malformed');
   });
+
+  it('answers blobs the repo just wrote from memory, page-sized ones only and within its byte bound', async () => {
+    v = await tempVault();
+    const { repo } = v.vault;
+    const looseFile = (oid: string) => join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+    const fails = (read: Promise<unknown>) =>
+      read.then(
+        () => false,
+        () => true,
+      );
+    const page = Buffer.from('# Kept\n\nwritten just now\n');
+    const oid = await repo.writeBlob(page);
+    fs.rmSync(looseFile(oid));
+    expect(Buffer.from(await repo.objects.blob(oid)).equals(page)).to.equal(true);
+    // An attachment-sized blob is read from git, as is the oldest page once 4 MiB came after it.
+    const big = await repo.writeBlob(randomBytes(300 << 10));
+    fs.rmSync(looseFile(big));
+    expect(await fails(repo.objects.blob(big))).to.equal(true);
+    const first = await repo.writeBlob(randomBytes(200 << 10));
+    for (let i = 0; i < 20; i++) await repo.writeBlob(randomBytes(200 << 10));
+    fs.rmSync(looseFile(first));
+    expect(await fails(repo.objects.blob(first))).to.equal(true);
+  });
 });

@@ -53,4 +53,44 @@ describe('TreeStore', () => {
     }
     gitIn(v.dir, 'fsck', '--strict', '--no-dangling', byGit);
   });
+
+  it('patches the ids of a tree it wrote into the same bytes a full write gives, and rewrites one whose entries change', async () => {
+    const { trees, blob } = await storeIn();
+    const other = gitIn(v.dir, 'hash-object', '-w', '--stdin').trim();
+    const objects = new ObjectReader(join(v.dir, '.git'));
+    // A second store keeps no bodies: it writes every tree in full.
+    const fresh = new TreeStore(
+      (oid) => objects.tree(oid),
+      join(v.dir, '.git'),
+      () => undefined,
+    );
+    const names = ['a-b.md', 'é.md', '\u{1F600}.md', 'z.md'];
+    const sub = await trees.write([{ mode: '100644', path: 'in.md', oid: blob }]);
+    const root = await trees.write([
+      ...names.map((path) => ({ mode: '100644', path, oid: blob, type: 'blob' as const })),
+      { mode: '040000', path: 'a', oid: sub, type: 'tree' as const },
+      { mode: '100755', path: 'run.sh', oid: blob, type: 'blob' as const },
+    ]);
+    const cases = [
+      [
+        { path: 'é.md', oid: other },
+        { path: 'a/in.md', oid: other },
+      ],
+      [{ path: '\u{1F600}.md', oid: other }],
+      // Executable to plain, a new file, a file gone: whole rewrites.
+      [{ path: 'run.sh', oid: other }],
+      [
+        { path: 'new.md', oid: other },
+        { path: 'z.md', oid: null },
+      ],
+    ];
+    for (const changes of cases) {
+      const patched = await trees.apply(root, changes);
+      expect(patched).to.equal(await fresh.apply(root, changes));
+      expect(await trees.apply(patched, changes)).to.equal(patched);
+      gitIn(v.dir, 'fsck', '--strict', '--no-dangling', patched);
+    }
+    const listing = gitIn(v.dir, '-c', 'core.quotepath=false', 'ls-tree', '-r', await trees.apply(root, cases[0]));
+    expect(listing).to.include(`100644 blob ${other}\té.md`).and.include(`100644 blob ${other}\ta/in.md`);
+  });
 });
