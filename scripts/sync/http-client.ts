@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { FileMoved } from './big-files.js';
 import { SyncError } from './sync-error.js';
 
@@ -30,6 +29,9 @@ interface Reply {
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
+
+/** A wait; not node:timers/promises, a module to load that most runs, which never wait, would not use. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const MAX_BACKOFF_MS = 30_000;
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Ignore } from 'ignore';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
 import { ignore, IgnoreRules } from '../../vault-store/worktree/ignore-rules.js';
 import { BIG_FILE_BYTES, CHUNK_BYTES } from './big-files.js';
-import { STATE_FOLDER, type StatEntry } from './sync-state.js';
+import type { StatEntry } from './sync-state.js';
 
 /** A local file as one scan saw it. */
 export interface LocalFile {
@@ -18,7 +18,7 @@ export interface LocalScan {
   files: Map<string, LocalFile>;
   /** Files that changed while being read: left out of this pass, and never taken as deleted. */
   busy: Set<string>;
-  /** Entries of the stat cache added or renewed: the state needs saving. */
+  /** Entries of the stat cache added, renewed or dropped: the state needs saving (0: the folder is as cached). */
   cacheUpdates: number;
   /** What sync leaves alone, as read by this scan. */
   rules: SyncIgnore;
@@ -36,6 +36,8 @@ function racy(entry: StatEntry): boolean {
 
 /** Temp files of our own writes (".name.quire-tmp-…", see tempNameFor). */
 const TEMP = /\.quire-tmp-[0-9a-f]+$/;
+
+const DOT = 0x2e;
 
 /**
  * What sync leaves alone in DIR: the vault's `.gitignore` files, `.git/info/exclude` and a
@@ -63,8 +65,8 @@ export class SyncIgnore {
 }
 
 /**
- * Lists DIR's files with their git blob ids: the state folder, `.git` folders, symbolic
- * links, ignored paths and what the transport cannot carry (a folder it refuses is not
+ * Lists DIR's files with their git blob ids: dot-led names (the state folder, `.git`),
+ * symbolic links, ignored paths and what the transport cannot carry (a folder it refuses is not
  * entered) are left out. A file whose size and mtime match the cache is not read (an idle
  * run reads no file); the cache is updated in place. Files over BIG_FILE_BYTES are hashed
  * in chunks, after the walk.
@@ -89,38 +91,48 @@ export function scanLocal(dir: string, accepts: (path: string) => boolean, cache
   // normalizing was a tenth of an idle run's scan of 10,000 files.
   const root = `${dir}/`;
   const walk = (folder: string) => {
-    const entries = readdirSync(folder === '' ? dir : root + folder, { withFileTypes: true });
+    // Names only, no Dirents: every entry kept is lstat'ed anyway, and that says what it is.
+    const names = readdirSync(folder === '' ? dir : root + folder);
     // The folder's own rules before anything in it is asked about: one listing serves both.
-    if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) rules.git.addFolder(folder);
-    for (const entry of entries) {
-      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name === '.git' || path === STATE_FOLDER || !accepts(path) || rules.ignores(path, true)) continue;
-        walk(path);
+    if (names.includes('.gitignore')) rules.git.addFolder(folder);
+    for (const name of names) {
+      const path = folder === '' ? name : `${folder}/${name}`;
+      if (name.charCodeAt(0) === DOT) {
+        // Dot-led names never sync (.git, the state folder, .obsidian, .gitignore: see
+        // FilesRemote.accepts), so they are not even looked at; but a temp file of a write of
+        // ours that a kill cut short (never renamed into place) is removed.
+        if (TEMP.test(name) && lstatSync(root + path, { throwIfNoEntry: false })?.isFile()) rmSync(root + path, { force: true });
         continue;
       }
-      if (entry.isFile() && TEMP.test(entry.name)) {
-        // A write of ours a kill cut short: its file was never renamed into place.
-        rmSync(root + path, { force: true });
+      const stat = lstatSync(root + path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        if (accepts(path) && !rules.ignores(path, true)) walk(path);
         continue;
       }
-      if (!entry.isFile() || !accepts(path) || rules.ignores(path)) continue;
+      // Symbolic links are left out, as are sockets and the like.
+      if (!stat.isFile() || !accepts(path) || rules.ignores(path)) continue;
       const known = cache.get(path);
-      const file = hashFile(root + path, known);
+      const file = hashFile(root + path, stat, known);
       if (file === 'big') big.push([path, known]);
       else found(path, file, known);
     }
   };
   walk('');
   for (const [path, known] of big) found(path, hashBigFile(root + path), known);
-  for (const path of cache.keys()) if (!files.has(path)) cache.delete(path);
+  for (const path of cache.keys()) {
+    if (files.has(path)) continue;
+    cache.delete(path);
+    cacheUpdates++;
+  }
   return { files, busy, cacheUpdates, rules };
 }
 
-/** A file's hash, from the cache when size and mtime match and the entry is not racy; 'big' when it must be streamed. */
-function hashFile(file: string, cached: StatEntry | undefined): LocalFile | 'gone' | 'busy' | 'big' {
-  const before = statSync(file, { throwIfNoEntry: false });
-  if (!before) return 'gone';
+/**
+ * A file's hash, from the cache when its size and mtime (`before`, from the walk) match and
+ * the entry is not racy; 'big' when it must be streamed.
+ */
+function hashFile(file: string, before: Stats, cached: StatEntry | undefined): LocalFile | 'gone' | 'busy' | 'big' {
   if (cached && cached[0] === before.size && cached[1] === before.mtimeMs && !racy(cached)) {
     return { hash: cached[2], size: before.size, mtimeMs: before.mtimeMs };
   }
@@ -131,7 +143,7 @@ function hashFile(file: string, cached: StatEntry | undefined): LocalFile | 'gon
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'busy';
   }
-  const after = statSync(file, { throwIfNoEntry: false });
+  const after = lstatSync(file, { throwIfNoEntry: false });
   if (!after || after.mtimeMs !== before.mtimeMs || after.size !== bytes.length) return 'busy';
   return { hash: hashBlob(bytes), size: after.size, mtimeMs: after.mtimeMs };
 }

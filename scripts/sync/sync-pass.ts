@@ -1,7 +1,6 @@
 import { scanLocal, type LocalFile } from './local-tree.js';
 import { planPath, type Action } from './plan.js';
 import type { PassContext, PassResult } from './pass-context.js';
-import { Steps } from './steps.js';
 import { SyncError } from './sync-error.js';
 
 /**
@@ -21,18 +20,24 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   await refreshing;
   const { rules } = scan;
   const actions: Action[] = [];
-  const paths = new Set(state.base.keys());
-  for (const path of state.remote.keys()) paths.add(path);
-  for (const path of scan.files.keys()) paths.add(path);
-  for (const path of paths) {
-    const local = scan.files.get(path)?.hash;
+  // Nothing new on either side of a folder in agreement: no path to compare (the usual idle run).
+  const idle = state.agreed && state.cursor === cursorBefore && scan.cacheUpdates === 0 && scan.busy.size === 0;
+  if (!idle) state.agreed = false;
+  const consider = (path: string, local: string | undefined) => {
     const action = planPath(path, state.base.get(path), local, state.remote.get(path));
-    if (!action || scan.busy.has(path) || rules.ignores(path) || !remote.accepts(path)) continue;
+    if (!action || scan.busy.has(path) || rules.ignores(path) || !remote.accepts(path)) return;
     const sends = action.kind === 'upload' || action.kind === 'delete-remote' || action.kind === 'resolve';
-    if (sends && local !== undefined && state.refused.get(path) === local) continue; // reported when refused
+    if (sends && local !== undefined && state.refused.get(path) === local) return; // reported when refused
     actions.push(action);
+  };
+  // Every path known to either side, each once (without a set of them all: an idle run's
+  // 10,000 paths would be added to it three times over).
+  if (!idle) {
+    for (const [path, file] of scan.files) consider(path, file.hash);
+    for (const path of state.base.keys()) if (!scan.files.has(path)) consider(path, undefined);
+    for (const path of state.remote.keys()) if (!scan.files.has(path) && !state.base.has(path)) consider(path, undefined);
+    for (const path of state.refused.keys()) if (!scan.files.has(path)) state.set('refused', path, null);
   }
-  for (const path of state.refused.keys()) if (!scan.files.has(path)) state.set('refused', path, null);
   result.pending += scan.busy.size;
   if (actions.length) await runSteps(ctx, actions, scan.files, result);
   state.flush();
@@ -41,8 +46,21 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   return result;
 }
 
+/**
+ * The steps' modules (local writes, the merge bases, atomic files), loaded when a pass has
+ * work: they are a fifth of the modules an idle CLI run would otherwise load for nothing.
+ * Under the test runner modules are CommonJS, and `import()` would load second copies of
+ * everything the steps reach (their error classes failing `instanceof`): `require` loads the
+ * same ones, as in server/app.ts.
+ */
+function loadSteps(): Promise<typeof import('./steps.js')> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return typeof require === 'function' ? Promise.resolve(require('./steps.js')) : import('./steps.js');
+}
+
 /** The planned steps, in order: agreements, downloads, local deletions, uploads, then what changed on both sides. */
 async function runSteps(ctx: PassContext, actions: Action[], local: Map<string, LocalFile>, result: PassResult): Promise<void> {
+  const { Steps } = await loadSteps();
   const step = new Steps(ctx, local, result);
   await step.agree(actions.filter((a) => a.kind === 'agree'));
   await step.download(actions.filter((a) => a.kind === 'download'));

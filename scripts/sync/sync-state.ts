@@ -37,6 +37,11 @@ interface StateFile extends Binding {
   refused: Record<string, string>;
 }
 
+/** A row whose three hashes are one: "=" twice (base = remote, scanned = base). */
+function inAgreement(row: Row): boolean {
+  return row[1] !== '' && row[2] === '=' && row[5] === '=';
+}
+
 /** The folder the client keeps beside the synced files; never synced itself. */
 export const STATE_FOLDER = '.quire-sync';
 
@@ -55,17 +60,38 @@ export const STATE_FOLDER = '.quire-sync';
 export class SyncState {
   cursor?: string;
   acked?: string;
-  remote = new Map<string, string>();
-  base = new Map<string, string>();
   refused = new Map<string, string>();
   stat = new Map<string, StatEntry>();
   /** Who the folder was synced as; undefined before the first checkpoint. */
   binding?: Binding;
+  /**
+   * True while the state is as saved, and as saved every path's remote, base and cached local
+   * hash were one (and nothing refused): a pass whose scan finds the cache exact and whose
+   * server has nothing new then has nothing to do, and need not compare path by path.
+   * Cleared by any change, and by the pass that finds one (see runPass).
+   */
+  agreed = false;
   private generation = 0;
   private pending: string[] = [];
   private rebound = false;
+  /** The saved rows whose remote and base hashes are not in maps yet: an idle pass never asks. */
+  private packed?: Row[];
+  private hashes = { remote: new Map<string, string>(), base: new Map<string, string>() };
 
   private constructor(readonly folder: string) {}
+
+  get remote(): Map<string, string> {
+    return this.unpacked().remote;
+  }
+
+  set remote(files: Map<string, string>) {
+    this.unpacked().remote = files;
+    this.agreed = false;
+  }
+
+  get base(): Map<string, string> {
+    return this.unpacked().base;
+  }
 
   /** The state saved in DIR (empty when none), with the journal since its last checkpoint replayed. */
   static open(dir: string): SyncState {
@@ -85,14 +111,15 @@ export class SyncState {
       state.generation = saved.generation;
       state.cursor = saved.cursor;
       state.acked = saved.acked;
+      let agreed = Object.keys(saved.refused).length === 0;
       for (const row of saved.files) {
-        const path = row[0];
         const remote = row[1];
         const base = row[2] === '=' ? remote : row[2];
-        if (remote) state.remote.set(path, remote);
-        if (base) state.base.set(path, base);
-        if (row.length > 3) state.stat.set(path, [row[3]!, row[4]!, row[5] === '=' ? base : row[5]!, row[6]!]);
+        if (row.length > 3) state.stat.set(row[0], [row[3]!, row[4]!, row[5] === '=' ? base : row[5]!, row[6]!]);
+        agreed &&= inAgreement(row);
       }
+      state.packed = saved.files;
+      state.agreed = agreed;
       state.refused = new Map(Object.entries(saved.refused));
     }
     state.replayJournal();
@@ -124,6 +151,7 @@ export class SyncState {
 
   /** Records one step (applied now, durable at the next flush). */
   set(map: MapName, path: string, hash: string | null): void {
+    this.agreed = false;
     if (hash === null) this[map].delete(path);
     else this[map].set(path, hash);
     this.pending.push(JSON.stringify([map, path, hash]));
@@ -160,6 +188,7 @@ export class SyncState {
     await atomicWriteFile(join(this.folder, 'state.json'), JSON.stringify(data));
     this.generation = previous + 1;
     this.rebound = false;
+    this.agreed = this.refused.size === 0 && data.files.every(inAgreement);
     rmSync(this.journal(previous), { force: true });
     this.pending = [];
   }
@@ -171,6 +200,20 @@ export class SyncState {
     const row: Row = [path, remote, base !== '' && base === remote ? '=' : base];
     if (stat) row.push(stat[0], stat[1], stat[2] === base ? '=' : stat[2], stat[3]);
     return row;
+  }
+
+  private unpacked(): { remote: Map<string, string>; base: Map<string, string> } {
+    const rows = this.packed;
+    if (rows) {
+      this.packed = undefined;
+      for (const row of rows) {
+        const remote = row[1];
+        const base = row[2] === '=' ? remote : row[2];
+        if (remote) this.hashes.remote.set(row[0], remote);
+        if (base) this.hashes.base.set(row[0], base);
+      }
+    }
+    return this.hashes;
   }
 
   private journal(generation: number): string {
@@ -192,6 +235,7 @@ export class SyncState {
         continue; // the line a kill cut short: its step shows in the hashes on disk
       }
       const [map, path, hash] = entry;
+      this.agreed = false;
       if (hash === null) this[map].delete(path);
       else this[map].set(path, hash);
     }

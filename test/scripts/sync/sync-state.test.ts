@@ -38,6 +38,33 @@ describe('quire sync: its state and names', () => {
     expect([...again.base]).to.deep.equal([['a.md', 'h1']]);
   });
 
+  it('knows a state saved with every hash in agreement, and forgets it at any step, journal line or disagreeing path', async () => {
+    const state = openAs(dir.path);
+    state.cursor = 'c1';
+    state.set('remote', 'a.md', 'h1');
+    state.set('base', 'a.md', 'h1');
+    state.stat.set('a.md', [3, 1000, 'h1', 9000]);
+    expect(state.agreed, 'changed since saved').to.equal(false);
+    await state.checkpoint();
+    expect(state.agreed, 'as saved').to.equal(true);
+    expect(openAs(dir.path).agreed, 'reopened').to.equal(true);
+
+    state.set('remote', 'a.md', 'h2');
+    expect(state.agreed, 'after a step').to.equal(false);
+    state.flush();
+    const replayed = openAs(dir.path);
+    expect(replayed.agreed, 'after a journal line').to.equal(false);
+    expect(replayed.remote.get('a.md')).to.equal('h2');
+
+    await state.checkpoint();
+    expect(state.agreed, 'remote differs from base').to.equal(false);
+    state.set('base', 'a.md', 'h2');
+    state.stat.set('a.md', [3, 1000, 'h2', 9000]);
+    state.stat.set('local-only.md', [1, 1000, 'h3', 9000]);
+    await state.checkpoint();
+    expect(openAs(dir.path).agreed, 'a file the server does not have').to.equal(false);
+  });
+
   it('refuses a folder that syncs with another user', async () => {
     await openAs(dir.path).checkpoint();
     expect(() => openAs(dir.path, 'bob')).to.throw(SyncError, /"ana"/);

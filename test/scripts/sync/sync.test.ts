@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { SyncState } from '../../../scripts/sync/sync-state.js';
 import type { TestServer } from '../../helpers/test-server.js';
 import { deletePageOnServer, folderFiles, put, read, serverPages, syncOnce, syncSuite, writePage } from './sync-helpers.js';
 
@@ -57,6 +58,31 @@ describe('quire sync: two-way sync of pages', () => {
     expect(new Map([...local].filter(([p]) => p.endsWith('.md')))).to.deep.equal(await serverPages(server, owner));
   });
 
+  it('after an idle run of a folder in agreement, still carries a local deletion, a local edit and a server edit', async () => {
+    // Files older than the racy window, so that the stat cache holds and a re-run is idle.
+    const putOld = (path: string, text: string, hoursAgo: number) => {
+      put(dir, path, text);
+      const then = new Date(Date.now() - hoursAgo * 3_600_000);
+      utimesSync(join(dir, path), then, then);
+    };
+    for (const name of ['a', 'b', 'c']) putOld(`${name}.md`, `${name} v1\n`, 2);
+    await syncOnce(server, dir, device);
+    expect(SyncState.open(dir).agreed, 'saved in agreement').to.equal(true);
+    expect(await syncOnce(server, dir, device)).to.include({ uploaded: 0, downloaded: 0, deleted: 0 });
+
+    rmSync(join(dir, 'a.md'));
+    expect(await syncOnce(server, dir, device)).to.include({ deleted: 1 });
+    expect((await serverPages(server, owner)).has('a.md')).to.equal(false);
+
+    putOld('b.md', 'b v2, longer\n', 1);
+    expect(await syncOnce(server, dir, device)).to.include({ uploaded: 1 });
+    expect((await serverPages(server, owner)).get('b.md')).to.equal('b v2, longer\n');
+
+    await writePage(server, owner, 'c.md', 'c v2 from the server\n');
+    expect(await syncOnce(server, dir, device)).to.include({ downloaded: 1 });
+    expect(read(dir, 'c.md')).to.equal('c v2 from the server\n');
+  });
+
   it('acknowledges the cursor it synced to on the device key', async () => {
     await writePage(server, owner, 'a.md', 'a\n');
     await syncOnce(server, dir, device);
@@ -81,5 +107,19 @@ describe('quire sync: two-way sync of pages', () => {
     const listing = (await (await server.api('/vault/files', { key: owner })).json()) as { files: { path: string }[] };
     expect(listing.files.map((f) => f.path).sort()).to.deep.equal(['image.png', 'private-server.md', 'public.md']);
     expect(existsSync(join(dir, 'private-server.md'))).to.equal(false);
+  });
+
+  it('sends no symbolic link (to a file or a folder) and removes the temp file of a write a kill cut short', async () => {
+    put(dir, 'real.md', 'real\n');
+    put(dir, 'elsewhere/outside.md', 'outside\n');
+    symlinkSync(join(dir, 'real.md'), join(dir, 'link.md'));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'linked-folder'));
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    put(dir, 'notes/.page.md.quire-tmp-0a1b2c', 'half written');
+    await syncOnce(server, dir, device);
+    const pages = await serverPages(server, owner);
+    expect([...pages.keys()].sort()).to.deep.equal(['elsewhere/outside.md', 'real.md']);
+    expect(existsSync(join(dir, 'notes/.page.md.quire-tmp-0a1b2c')), 'temp file removed').to.equal(false);
+    expect(existsSync(join(dir, 'link.md')), 'the link itself left alone').to.equal(true);
   });
 });
