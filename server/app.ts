@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import { accountPath } from './account-web/account-path.js';
 import { cloneResolver, pushResolver } from './git-http/resolve.js';
 import { gitHttpRouter } from './git-http/router.js';
@@ -9,8 +10,8 @@ import { refuseMalformedUrl } from './http/malformed-url.js';
 import { requestLog } from './log/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
 import { catalog } from './ops/catalog.js';
-import { pagePathPrefixes, REST_PREFIX } from './rest/route-table.js';
-import { restRouter } from './rest/router.js';
+import { pagePathPrefixes } from './rest/route-table.js';
+import { isRestUrl, restHandler } from './rest/router.js';
 import type { Services } from './services.js';
 
 /**
@@ -25,12 +26,14 @@ function loadSurfaces(): Promise<typeof import('./surfaces.js')> {
 }
 
 /**
- * The whole HTTP surface: OAuth, the account area, MCP at /mcp, REST under /vault (more
- * surfaces mount here as they land). OAuth, the account area and MCP are loaded with the
- * first request for any of them (lazy-handler.ts): a server used over REST alone never
- * loads the MCP SDK (~12 MB of a fresh server's RSS).
+ * The whole HTTP surface: REST under /vault, answered ahead of Express (rest/router.ts),
+ * then OAuth, the account area, MCP at /mcp and git as Express routes (more surfaces mount
+ * here as they land). OAuth, the account area and MCP are loaded with the first request for
+ * any of them (lazy-handler.ts): a server used over REST alone never loads the MCP SDK
+ * (~12 MB of a fresh server's RSS).
  */
-export function createApp(services: Services): Express {
+export function createApp(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
+  const rest = restHandler(services, catalog);
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every JSON body for a weak ETag; validators are set where they are real (a page's blob id).
@@ -38,8 +41,6 @@ export function createApp(services: Services): Express {
   // Behind a reverse proxy, req.ip (sign-in throttle, registration limit) is the client only if the proxy is named.
   app.set('trust proxy', services.config.trustProxy);
   app.use(requestLog(services.log), securityHeaders, refuseMalformedUrl(pagePathPrefixes(catalog)));
-  // The API first, by prefix: a REST request passes no other surface's routes.
-  app.use(REST_PREFIX, restRouter(services, catalog));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -61,5 +62,6 @@ export function createApp(services: Services): Express {
   app.use(lazyHandler(async () => (await surfaces()).mcp, under('/mcp')));
   app.use(gitHttpRouter({ resolve: cloneResolver(services), resolvePush: pushResolver(services), log: services.log }));
   app.use(finalHandlers(account, services.log));
-  return app;
+  // The API first, by prefix: a REST request passes no other surface's routes, nor Express.
+  return (req, res) => (isRestUrl(req.url!) ? rest(req, res) : app(req, res));
 }

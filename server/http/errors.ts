@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { QuireError, isQuireError } from '../../vault-store/errors.js';
 import { HTTP_STATUS } from './status.js';
 import { sendJson } from './send-json.js';
@@ -45,7 +45,7 @@ export function toQuireError(err: unknown, log: Logger): QuireError {
 }
 
 /** The JSON error body (and its auth and rate-limit headers) of REST, and of any unclaimed path the final handler answers for it. */
-export function sendError(res: Response, error: QuireError): void {
+export function sendError(res: ServerResponse, error: QuireError): void {
   if (error.code === 'UNAUTHENTICATED' && !res.getHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer');
   if (error.code === 'RATE_LIMITED') {
     const { bucket, limit, retry_after: retryAfter } = error.details as { bucket: string; limit: number; retry_after: number };

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse as Response } from 'node:http';
 
 /** How a stream keeps itself alive and how long it may live. */
 export interface StreamTiming {

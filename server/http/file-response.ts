@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage as Request, ServerResponse as Response } from 'node:http';
 import { lookup } from 'mime-types';
 import rangeParser from 'range-parser';
 import type { Readable } from 'node:stream';
@@ -44,15 +44,16 @@ function pickRange(req: Request, source: FileSource): { start: number; end: numb
 export async function sendFile(req: Request, res: Response, source: FileSource): Promise<void> {
   res.setHeader('ETag', `"${source.hash}"`);
   res.setHeader('Accept-Ranges', 'bytes');
-  if (matchesIfNoneMatch(req.headers['if-none-match'], source.hash)) return void res.status(304).end();
+  if (matchesIfNoneMatch(req.headers['if-none-match'], source.hash)) return void res.writeHead(304).end();
   const range = pickRange(req, source);
   if (range === 'none') {
     res.setHeader('Content-Range', `bytes */${source.size}`);
-    return void res.status(416).end();
+    return void res.writeHead(416).end();
   }
   res.setHeader('Content-Type', mediaType(source.path));
   if (range) {
-    res.status(206).setHeader('Content-Range', `bytes ${range.start}-${range.end}/${source.size}`);
+    res.statusCode = 206;
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${source.size}`);
     res.setHeader('Content-Length', range.end - range.start + 1);
   } else res.setHeader('Content-Length', source.size);
   if (req.method === 'HEAD') return void res.end();

@@ -18,23 +18,25 @@ function decodes(text: string): boolean {
  * else INVALID_REQUEST; the final error handler answers in the surface's own format.
  */
 export function refuseMalformedUrl(pagePrefixes: readonly string[]): RequestHandler {
-  return (req, _res, next) => {
-    const url = req.originalUrl;
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    const query = mark === -1 ? '' : url.slice(mark + 1);
-    if (!decodes(path)) {
-      const page = pagePrefixes.some((prefix) => path.startsWith(prefix));
-      return next(
-        page
-          ? new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the URL are not valid UTF-8')
-          : new QuireError('INVALID_REQUEST', 'The URL path has %-escapes that are not valid UTF-8'),
-      );
-    }
-    const bad = query.split('&').filter((pair) => !decodes(pair));
-    if (bad.some((pair) => pair.startsWith('path=')))
-      return next(new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the query are not valid UTF-8'));
-    if (bad.length) return next(new QuireError('INVALID_REQUEST', 'The URL query has %-escapes that are not valid UTF-8'));
-    next();
-  };
+  return (req, _res, next) => next(malformedUrl(req.originalUrl, pagePrefixes));
+}
+
+/** The refusal of `url` (a request's whole URL) as `refuseMalformedUrl` gives it, or undefined when it decodes. */
+export function malformedUrl(url: string, pagePrefixes: readonly string[]): QuireError | undefined {
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = mark === -1 ? '' : url.slice(mark + 1);
+  if (!decodes(path)) {
+    const page = pagePrefixes.some((prefix) => path.startsWith(prefix));
+    return page
+      ? new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the URL are not valid UTF-8')
+      : new QuireError('INVALID_REQUEST', 'The URL path has %-escapes that are not valid UTF-8');
+  }
+  // Most URLs have no escape at all: nothing to check.
+  if (!query.includes('%')) return undefined;
+  const bad = query.split('&').filter((pair) => !decodes(pair));
+  if (bad.some((pair) => pair.startsWith('path=')))
+    return new QuireError('INVALID_PATH', 'Invalid path: its %-escapes in the query are not valid UTF-8');
+  if (bad.length) return new QuireError('INVALID_REQUEST', 'The URL query has %-escapes that are not valid UTF-8');
+  return undefined;
 }

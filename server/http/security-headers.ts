@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /**
@@ -17,11 +18,13 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 const HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
-/**
- * First in the app, so no answer (even Express's last-resort one) goes out without them.
- * Plain `setHeader`: `res.set` re-checks each value's type and charset on every request.
- */
-export const securityHeaders: RequestHandler = (_req, res, next) => {
+/** Plain `setHeader`: `res.set` re-checks each value's type and charset on every request. */
+export function setSecurityHeaders(res: ServerResponse): void {
   for (const [name, value] of HEADER_ENTRIES) res.setHeader(name, value);
+}
+
+/** First in the app, so no answer (even Express's last-resort one) goes out without them. */
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  setSecurityHeaders(res);
   next();
 };

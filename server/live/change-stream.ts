@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse as Response } from 'node:http';
 import { EventStream, type StreamTiming } from '../http/event-stream.js';
 import { toQuireError } from '../http/errors.js';
 import type { Services } from '../services.js';

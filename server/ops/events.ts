@@ -23,7 +23,7 @@ export const changeEvents = defineOp({
     raw: true,
     send: async (res) => {
       // HEAD (served by GET routes) gets the stream's headers, not a stream that never ends.
-      if (res.req.method === 'HEAD') return void res.status(200).type('text/event-stream').end();
+      if (res.req.method === 'HEAD') return void res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
       // An EventSource reconnecting repeats its URL and adds the last id it saw: that one is newer.
       const resumed = res.req.headers['last-event-id'];
       const since = resumed === undefined ? input.since : parsedId(resumed);

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { QuireError } from '../../vault-store/errors.js';
 import { agentAccess } from './agent-gate.js';
@@ -98,5 +98,8 @@ function releasedWhenDone(result: unknown, lease: VaultLease): unknown {
     lease.release();
     return result;
   }
-  return { ...result, send: (res: Response, req: Request) => result.send(res, req).finally(() => lease.release()) } satisfies RawResult;
+  return {
+    ...result,
+    send: (res: ServerResponse, req: IncomingMessage) => result.send(res, req).finally(() => lease.release()),
+  } satisfies RawResult;
 }

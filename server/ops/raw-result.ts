@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * A result that is not JSON (a zip download, a file's bytes): the operation writes the
@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
  */
 export interface RawResult {
   raw: true;
-  send: (res: Response, req: Request) => Promise<void>;
+  send: (res: ServerResponse, req: IncomingMessage) => Promise<void>;
 }
 
 export function isRawResult(value: unknown): value is RawResult {

@@ -1,6 +1,6 @@
 import type { AnyOperation } from '../ops/operation.js';
 
-/** Where the REST router is mounted; operations' REST paths start with it. */
+/** Where the REST API lives (`isRestUrl`); operations' REST paths start with it. */
 export const REST_PREFIX = '/vault';
 
 /** A route's trailing `/*name` wildcard: the page path of the operation. */
@@ -87,7 +87,7 @@ export class RouteTable {
     }
   }
 
-  /** The route for a request's method and its path under the prefix (`req.url` of the mount, query included). */
+  /** The route for a request's method and its URL under the prefix (`/page/a.md?x`, query included). */
   find(method: string, url: string): RouteMatch | undefined {
     const parts = this.parts(url);
     for (const route of this.groups.get(parts[0]) ?? []) {

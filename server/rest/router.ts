@@ -1,20 +1,33 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import express, { type Request, type Response } from 'express';
 import { QuireError } from '../../vault-store/errors.js';
 import { bearerToken, credentialForKey, looksLikeApiKey } from '../auth/api-key.js';
 import type { Credential } from '../auth/credential.js';
 import { matchesIfNoneMatch } from '../http/conditional.js';
+import { sendError, toQuireError } from '../http/errors.js';
+import { malformedUrl } from '../http/malformed-url.js';
 import { setRateHeaders } from '../http/rate-headers.js';
+import { setSecurityHeaders } from '../http/security-headers.js';
 import { sendJson } from '../http/send-json.js';
+import { requestLog } from '../log/request-log.js';
 import { invoke } from '../ops/invoke.js';
 import { isRawResult } from '../ops/raw-result.js';
 import type { AnyOperation } from '../ops/operation.js';
 import type { RateState } from '../ratelimit/limiter.js';
 import type { Services } from '../services.js';
-import { jsonErrorHandler } from './errors.js';
-import { RouteTable, type RestRoute, type RouteMatch } from './route-table.js';
+import { pagePathPrefixes, REST_PREFIX, RouteTable, type RestRoute, type RouteMatch } from './route-table.js';
+
+/** A REST request: node's own, with what the router learns of it (the request log reads `credential` and `route`). */
+interface RestRequest extends IncomingMessage {
+  credential?: Credential;
+  body?: unknown;
+  baseUrl?: string;
+  route?: { path: string };
+}
 
 /** REST accepts personal API keys only; OAuth tokens are for MCP. */
-async function authenticate(services: Services, req: Request): Promise<Credential> {
+async function authenticate(services: Services, req: RestRequest): Promise<Credential> {
   const token = bearerToken(req.headers.authorization);
   if (!token) throw new QuireError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>"');
   if (!looksLikeApiKey(token))
@@ -25,25 +38,28 @@ async function authenticate(services: Services, req: Request): Promise<Credentia
 }
 
 /**
- * Query, then JSON body, then the fields the route takes from headers, then path params (a
- * missing wildcard is the empty path, so `GET /vault/page/` is refused as INVALID_PATH rather
- * than as an unknown endpoint).
+ * Query (parsed as Express's default "simple" parser does: node's querystring), then JSON
+ * body, then the fields the route takes from headers, then path params (a missing wildcard
+ * is the empty path, so `GET /vault/page/` is refused as INVALID_PATH rather than as an
+ * unknown endpoint).
  */
-function restInput(req: Request, route: RestRoute, params: Record<string, string>): Record<string, unknown> {
+function restInput(req: RestRequest, route: RestRoute, params: Record<string, string>): Record<string, unknown> {
   if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
     throw new QuireError('INVALID_REQUEST', 'Request body must be a JSON object');
   }
-  return { ...req.query, ...(req.body ?? {}), ...route.op.rest!.headers?.(req.headers), ...params };
+  const mark = req.url!.indexOf('?');
+  const query = mark === -1 ? {} : parseQuery(req.url!.slice(mark + 1));
+  return { ...query, ...(req.body ?? {}), ...route.op.rest!.headers?.(req.headers), ...params };
 }
 
 /** The body of a `bytes: 'in'` route, unread: the handler streams it. */
-function rawBody(req: Request): { stream: AsyncIterable<Uint8Array>; size?: number } {
+function rawBody(req: RestRequest): { stream: AsyncIterable<Uint8Array>; size?: number } {
   const length = req.headers['content-length'];
   return { stream: req, size: length === undefined ? undefined : Number(length) };
 }
 
 /** Aborted when the client closes its connection before the answer was sent. */
-function abandoned(res: Response): AbortSignal {
+function abandoned(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
@@ -51,12 +67,17 @@ function abandoned(res: Response): AbortSignal {
   return controller.signal;
 }
 
-function requireJson(req: Request): void {
+/** As `req.is('application/json')`: the media type, whatever its parameters. */
+const JSON_TYPE = /^\s*application\/json\s*(;|$)/i;
+
+function requireJson(req: RestRequest): void {
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !req.is('application/json')) throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
+  if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    throw new QuireError('INVALID_REQUEST', 'Send the request body as application/json');
+  }
 }
 
-async function answer(services: Services, req: Request, res: Response, { route, params }: RouteMatch): Promise<void> {
+async function answer(services: Services, req: RestRequest, res: ServerResponse, { route, params }: RouteMatch): Promise<void> {
   const { op } = route;
   const rest = op.rest!;
   const bytesIn = rest.bytes === 'in';
@@ -75,13 +96,13 @@ async function answer(services: Services, req: Request, res: Response, { route, 
   if (etag) {
     // A strong validator (a blob id names exactly these bytes): a client holding it gets 304, no body.
     res.setHeader('ETag', `"${etag}"`);
-    if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return void res.status(304).end();
+    if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return void res.writeHead(304).end();
   }
   sendJson(res, rest.status?.(result) ?? 200, result);
 }
 
 /** As Express's router answers OPTIONS for a path some route serves: the methods, as text. */
-function sendAllow(res: Response, methods: string[]): void {
+function sendAllow(res: ServerResponse, methods: string[]): void {
   const allow = methods.join(', ');
   res.setHeader('Allow', allow);
   res.setHeader('Content-Type', 'text/plain');
@@ -89,41 +110,66 @@ function sendAllow(res: Response, methods: string[]): void {
   res.end(allow);
 }
 
+/** Whether a request's URL is the API's, as Express matched the mount: `/vault` or below, in any case. */
+export function isRestUrl(url: string): boolean {
+  if (url.length < REST_PREFIX.length || url.slice(0, REST_PREFIX.length).toLowerCase() !== REST_PREFIX) return false;
+  const next = url[REST_PREFIX.length];
+  return next === undefined || next === '/' || next === '?';
+}
+
+/** The URL under the prefix, as a mounted router saw it (`/vault?x` → `/?x`). */
+function underPrefix(url: string): string {
+  const rest = url.slice(REST_PREFIX.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /**
- * `/vault/...`: one route per catalog operation that has a REST binding, mounted at
- * `REST_PREFIX` ahead of the other surfaces so an API request meets only its own code: the
- * key is checked first (an unknown endpoint is a 401 without one), then the route is found
- * in the `RouteTable`. Bodies are parsed only for methods that carry one. Every outcome is
- * answered here, errors as JSON.
+ * `/vault/...` (see `isRestUrl`): one route per catalog operation that has a REST binding,
+ * answered from node's own request and response, ahead of Express: an API request meets
+ * only its own code (Express's app and router, and the prototypes it gives every request
+ * and response, cost more than half of a page read beyond a bare node answer). What the
+ * app does for every request is done here too: the request log, the security headers and
+ * the refusal of badly encoded URLs. The key is checked first (an unknown endpoint is a
+ * 401 without one), then the route is found in the `RouteTable`. Bodies are parsed only for
+ * methods that carry one. Every outcome is answered here, errors as JSON.
  */
-export function restRouter(services: Services, catalog: AnyOperation[]): RequestHandler {
+export function restHandler(services: Services, catalog: AnyOperation[]): (req: IncomingMessage, res: ServerResponse) => void {
   const table = new RouteTable(catalog);
+  const pagePrefixes = pagePathPrefixes(catalog);
   // Generous enough for a maximal page JSON-escaped; the page limit itself is checked per field.
   const json = express.json({ limit: services.config.maxPageBytes * 6 + 65536 });
-  const onError = jsonErrorHandler(services.log);
-  const handle = async (req: Request, res: Response) => {
+  const log = requestLog(services.log);
+  const parseBody = (req: RestRequest, res: ServerResponse) =>
+    new Promise<void>((resolve, reject) => json(req as Request, res as Response, (err?: unknown) => (err ? reject(err) : resolve())));
+  const serve = async (req: RestRequest, res: ServerResponse) => {
+    const refused = malformedUrl(req.url!, pagePrefixes);
+    if (refused) throw refused;
+    const url = underPrefix(req.url!);
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    if (hasBody && table.find(req.method!, url)?.route.op.rest?.bytes !== 'in') await parseBody(req, res);
     req.credential = await authenticate(services, req);
-    const found = table.find(req.method, req.url);
+    const found = table.find(req.method!, url);
     if (found) {
-      req.params = found.params;
-      // As Express does when a route matches, so the request log names the pattern.
+      // The request log names the pattern, as Express's route did.
       req.route = { path: found.route.pattern };
       return answer(services, req, res, found);
     }
-    const methods = req.method === 'OPTIONS' ? table.methods(req.url) : [];
+    const methods = req.method === 'OPTIONS' ? table.methods(url) : [];
     if (methods.length) return sendAllow(res, methods);
-    throw new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`);
+    throw new QuireError('NOT_FOUND', `No such endpoint: ${req.method} ${req.url!.split('?')[0]}`);
   };
-  return (req, res, next) => {
-    const fail = (err: unknown) => {
+  return (req: RestRequest, res) => {
+    req.baseUrl = REST_PREFIX;
+    log(req as Request, res as Response, () => undefined);
+    setSecurityHeaders(res);
+    serve(req, res).catch((err: unknown) => {
+      const error = toQuireError(err, services.log);
+      // Too late for an error body: cut the response short so the client sees it failed.
+      if (res.headersSent) return void res.destroy();
       // A body refused unread (too large, no right to write) is not read to its end to keep
       // the connection: the answer closes it.
-      if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-      onError(err, req, res, next);
-    };
-    if (req.method === 'GET' || req.method === 'HEAD' || table.find(req.method, req.url)?.route.op.rest?.bytes === 'in') {
-      return void handle(req, res).catch(fail);
-    }
-    json(req, res, (err?: unknown) => (err ? fail(err) : void handle(req, res).catch(fail)));
+      if (!req.complete) res.setHeader('Connection', 'close');
+      sendError(res, error);
+    });
   };
 }

@@ -81,4 +81,20 @@ describe('REST routing', () => {
     }
     expect((await server.api('/vault/nothing')).status).to.equal(401);
   });
+
+  it('takes every URL under /vault, its prefix in any case, with the headers every answer carries; /vault.git and /vaultx are not the API', async () => {
+    const upper = await get('/VAULT/page/top.md');
+    expect(upper.status).to.equal(200);
+    expect((await upper.json()).path).to.equal('top.md');
+    for (const res of [upper, await get('/vault/nothing'), await server.api('/vault/page/top.md')]) {
+      expect(res.headers.get('x-frame-options')).to.equal('DENY');
+      expect(res.headers.get('content-security-policy')).to.contain("default-src 'none'");
+    }
+    expect(await (await get('/vault?x=1')).json()).to.deep.equal({ code: 'NOT_FOUND', message: 'No such endpoint: GET /vault' });
+    const beside = await get('/vaultx/page/top.md');
+    expect(beside.status).to.equal(404);
+    expect((await beside.json()).message).to.equal('No such endpoint: GET /vaultx/page/top.md');
+    // git's smart HTTP answers its own refusal (no JSON), not the API's.
+    expect((await server.api('/vault.git/info/refs?service=git-upload-pack')).headers.get('content-type')).to.not.contain('json');
+  });
 });
