@@ -1,26 +1,27 @@
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { diffPages } from '../history/tree-diff.js';
 import { silentLog, type Log } from '../log.js';
 import { isPagePath } from '../paths.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { CommitEvent, Vault } from '../vault.js';
-import { FieldIndex } from './fields/field-index.js';
-import { pageFields } from './fields/page-fields.js';
 import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
+import { buildFromHead } from './build.js';
+import type { Progress } from './build-snapshot.js';
 import { LinkGraph } from './graph/link-graph.js';
-import { pageMeta, type PageMeta } from './page-meta.js';
-import { promises as fsp } from 'node:fs';
-import { jsonArrayChunks, parseSection, SavedSection, SnapshotStore, type PreparedSnapshot, type Snapshot } from './persist.js';
-import { BodyStore } from './search/body-store.js';
-import { restoreIndex, snapshotIndex } from './search/index-snapshot.js';
-import type { SearchHit, SearchOptions } from './search/run-search.js';
-import { SearchIndex } from './search/search-index.js';
+import { applyChange, metasOf, stateSections, type State } from './knowledge-state.js';
+import type { PageMeta } from './page-meta.js';
+import { SavedSection, SnapshotStore, type PreparedSnapshot } from './persist.js';
 import { SaveTimer } from './save-timer.js';
-import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import { PageDates } from './query/page-dates.js';
 import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
-import { TaskIndex } from './tasks/task-index.js';
+import { restoreState, type LoadSource } from './restore-state.js';
+import type { SearchHit, SearchOptions } from './search/run-search.js';
+import type { SearchIndex } from './search/search-index.js';
+import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import type { TaskList, TaskQuery } from './tasks/task-query.js';
+
+export type { Progress } from './build-snapshot.js';
+export type { LoadSource } from './restore-state.js';
 
 export interface KnowledgeOptions {
   /** Folder for this vault's persisted index (created when missing). */
@@ -29,10 +30,9 @@ export interface KnowledgeOptions {
   persistDelayMs?: number | false;
   /** Where a failed background write of the index is reported. */
   log?: Log;
+  /** Vaults with fewer pages build in the calling thread, not in a builder process (see build.ts); default 2,000. */
+  builderMinPages?: number;
 }
-
-/** How the derived data came to be at open: reloaded, caught up from a tree diff, or built. */
-export type LoadSource = 'persisted' | 'incremental' | 'rebuilt';
 
 export interface SearchResultSet {
   query: string;
@@ -41,37 +41,13 @@ export interface SearchResultSet {
   indexed_commit: string;
 }
 
-/** Told how far a long task has come: `done` of `total` units. */
-export type Progress = (done: number, total: number) => void;
-
 /** The index's folder inside `indexDir`; `knowledge.idx` beside it is the single file of format 5 and before. */
 const INDEX_FOLDER = 'knowledge';
 const OLD_INDEX_FILE = 'knowledge.idx';
-const READ_BATCH = 64;
 /** Sections a warm open leaves on disk until first asked for: no search reads them. */
 const LATER = ['metas', 'fields', 'tasks'];
-
-/**
- * Derived state that is swapped as one piece on rebuild. What search does not need is made
- * when first asked for, not at open, so a restarted server answers its first search sooner:
- * the link graph, built from the metas (2 of 2.6 s of a warm start at 10k pages), and the
- * metas themselves, left on disk as their saved section until read and parsed (0.9 s at
- * 100k). Until the graph exists changes go to the metas only; a graph built later from them
- * equals one kept current.
- */
-interface State {
-  metas: Map<string, PageMeta> | SavedSection;
-  index: SearchIndex;
-  graph?: LinkGraph;
-  /** Front-matter fields for queries. */
-  fields: FieldIndex;
-  tasks: TaskIndex;
-}
-
-function metasOf(state: State): Map<string, PageMeta> {
-  if (state.metas instanceof SavedSection) state.metas = new Map(parseSection<PageMeta[]>(state.metas.read()).map((m) => [m.path, m]));
-  return state.metas;
-}
+/** Below this, a builder's start (~0.1 s, more from sources) costs more than the few MB a build in the thread leaves behind. */
+const BUILDER_MIN_PAGES = 2000;
 
 /** A save taken inside the write queue, to be written outside it. */
 interface Capture {
@@ -98,37 +74,48 @@ export class Knowledge {
 
   private constructor(
     private readonly vault: Vault,
-    private readonly store: SnapshotStore,
+    private store: SnapshotStore,
     persistDelayMs: number | false,
     private state: State,
     private commit: string,
     readonly loadedFrom: LoadSource,
     private readonly log: Log,
+    private readonly builderMinPages: number,
   ) {
     this.dates = new PageDates(vault);
     this.saves = new SaveTimer(persistDelayMs, () =>
       this.persist().catch((err) => this.log.error({ err: (err as Error).message }, 'persisting the index failed')),
     );
-    store.onBadSection = () => this.heal('a saved index section failed its check');
+    this.watch(store);
   }
 
   static async open(vault: Vault, options: KnowledgeOptions): Promise<Knowledge> {
     await fsp.rm(join(options.indexDir, OLD_INDEX_FILE), { force: true });
+    const dir = join(options.indexDir, INDEX_FOLDER);
     return vault.exclusive(async () => {
-      const { store, snapshot } = await SnapshotStore.open(join(options.indexDir, INDEX_FOLDER), { later: LATER });
-      const { state, source } = await load(vault, store.dir, snapshot);
+      const { store, snapshot } = await SnapshotStore.open(dir, { later: LATER });
+      const restored = snapshot && (await restoreState(vault, dir, snapshot));
+      const builderMinPages = options.builderMinPages ?? BUILDER_MIN_PAGES;
+      const opened = restored
+        ? { store, ...restored }
+        : await built(vault, dir, builderMinPages).catch(async (err: unknown) => {
+            // What the failed build wrote is named by no manifest.
+            await SnapshotStore.open(dir);
+            throw err;
+          });
       const knowledge = new Knowledge(
         vault,
-        store,
+        opened.store,
         options.persistDelayMs ?? DEFAULT_TIMING.indexPersistDelayMs,
-        state,
+        opened.state,
         vault.head,
-        source,
+        restored?.source ?? 'rebuilt',
         options.log ?? silentLog,
+        builderMinPages,
       );
-      await knowledge.adopt(state);
+      await knowledge.adopt(opened.state);
       vault.onCommit((event) => knowledge.follow(event));
-      if (source === 'persisted') knowledge.saved = { state, commit: vault.head };
+      if (opened.source === 'persisted') knowledge.saved = { state: opened.state, commit: vault.head };
       else await knowledge.write(await knowledge.capture());
       return knowledge;
     });
@@ -189,18 +176,32 @@ export class Knowledge {
     return retrievePassages(this.state.index, input);
   }
 
-  /** Rebuilds everything from HEAD inside the write queue, swaps it in and saves it; `progress` hears of pages read. */
+  /**
+   * Rebuilds everything from HEAD inside the write queue, after any save under way (the
+   * build writes a snapshot of its own), and swaps it in; `progress` hears of pages read.
+   */
   async rebuild(progress?: Progress): Promise<{ pages: number; ms: number }> {
     const started = performance.now();
-    await this.vault.exclusive(async () => {
-      if (this.closed) return;
-      const previous = this.state;
-      const state = await buildFromHead(this.vault, this.store.dir, progress);
-      await this.adopt(state);
-      [this.state, this.commit] = [state, this.vault.head];
-      // A save in flight may still be writing from the previous state's files.
-      this.saving = this.saving.then(() => previous.index.bodies.close()).catch(() => undefined);
-    });
+    const run = this.saving.then(() =>
+      this.vault.exclusive(async () => {
+        if (this.closed) return;
+        const previous = { store: this.store, state: this.state };
+        // The files the current state left on disk go with the new snapshot's open: a read of
+        // one meanwhile answers VAULT_BUSY, as the state is being rebuilt, and starts nothing.
+        previous.store.onBadSection = () => undefined;
+        const { store, state, source } = await built(this.vault, this.store.dir, this.builderMinPages, progress).catch((err: unknown) => {
+          this.watch(previous.store);
+          throw err;
+        });
+        await this.adopt(state);
+        [this.store, this.state, this.commit] = [store, state, this.vault.head];
+        this.watch(store);
+        this.saved = source === 'persisted' ? { state, commit: this.commit } : {};
+        await previous.state.index.bodies.close();
+      }),
+    );
+    this.saving = run.catch(() => undefined);
+    await run;
     await this.persist();
     return { pages: this.state.index.size, ms: Math.round(performance.now() - started) };
   }
@@ -245,6 +246,11 @@ export class Knowledge {
     this.saves.arm();
   }
 
+  /** A section of `store` failing its check when read rebuilds the index. */
+  private watch(store: SnapshotStore): void {
+    store.onBadSection = () => this.heal('a saved index section failed its check');
+  }
+
   /** Binds a state's bodies to the index folder, and a body failing its check to a rebuild. */
   private async adopt(state: State): Promise<void> {
     await state.index.bodies.attach(this.store.dir, () => this.heal('a stored page body failed its check'));
@@ -261,22 +267,14 @@ export class Knowledge {
   }
 
   /**
-   * Inside the queue: the index's sections (fresh bytes, checksummed here), the list of page
-   * metas (serialised later: a meta is replaced on change, never edited), the bodies written
-   * since the last save appended and their table copied. A compaction, rare, copies the
-   * live bodies here too.
+   * Inside the queue: the state's sections (see `stateSections`), the bodies written since
+   * the last save appended and their table copied. A compaction, rare, copies the live
+   * bodies here too.
    */
   private async capture(): Promise<Capture | undefined> {
     if (this.saved.state === this.state && this.saved.commit === this.commit) return undefined;
     const { state, commit } = this;
-    const sections = snapshotIndex(state.index);
-    if (state.metas instanceof SavedSection) sections.metas = state.metas;
-    else {
-      const metas = [...state.metas.values()];
-      sections.metas = () => jsonArrayChunks(metas);
-    }
-    sections.fields = state.fields.section();
-    sections.tasks = state.tasks.section();
+    const sections = stateSections(state);
     const { table, ...append } = await state.index.bodies.save();
     sections['body-table'] = table;
     return { state, commit, snapshot: this.store.prepare(commit, sections, append) };
@@ -301,80 +299,16 @@ function metaBytes(meta: PageMeta): number {
   return bytes + meta.packedLinks.length;
 }
 
-async function load(vault: Vault, dir: string, snapshot: Snapshot | undefined): Promise<{ state: State; source: LoadSource }> {
-  if (snapshot?.append) {
-    const bodies = await BodyStore.open(dir, snapshot.append, snapshot.sections['body-table']).catch(() => undefined);
-    try {
-      if (!bodies) throw new Error('no bodies');
-      const { metas, fields, tasks } = snapshot.later;
-      if (!metas || !fields || !tasks) throw new Error('a section is missing');
-      const state: State = {
-        metas,
-        index: restoreIndex(snapshot.sections, bodies),
-        fields: new FieldIndex(fields),
-        tasks: new TaskIndex(tasks),
-      };
-      if (snapshot.commit === vault.head) return { state, source: 'persisted' };
-      const { tree: before } = await vault.repo.objects.commit(snapshot.commit);
-      const { tree: after } = await vault.repo.objects.commit(vault.head);
-      for (const change of await diffPages(vault.repo.trees, before, after)) await applyChange(vault, state, change.path, change.hash);
-      return { state, source: 'incremental' };
-    } catch {
-      // Unreadable, inconsistent or from a commit this repo lacks: rebuild.
-      await bodies?.close();
-    }
-  }
-  return { state: await buildFromHead(vault, dir), source: 'rebuilt' };
-}
-
-/**
- * The bodies go to a file of `dir` as they are read, a few MB at a time: held until the
- * first save, they were the bulk of a build's peak memory. Whoever adopts the state sets
- * what a failed body check does.
- */
-async function buildFromHead(vault: Vault, dir: string, progress?: Progress): Promise<State> {
-  const bodies = new BodyStore();
-  await bodies.attach(dir, () => undefined);
-  const state = {
-    metas: new Map<string, PageMeta>(),
-    index: new SearchIndex([], undefined, undefined, bodies),
-    fields: new FieldIndex(),
-    tasks: new TaskIndex(),
-  };
-  const pages = vault.manifest.pages();
-  try {
-    for (let i = 0; i < pages.length; i += READ_BATCH) {
-      const batch = pages.slice(i, i + READ_BATCH).map((path) => ({ path, oid: vault.manifest.get(path)!.oid }));
-      const blobs = await Promise.all(batch.map((p) => vault.repo.objects.blob(p.oid)));
-      batch.forEach(({ path, oid }, j) => addPage(state, path, oid, blobs[j]));
-      progress?.(i + batch.length, pages.length);
-    }
-  } catch (err) {
-    await bodies.close();
-    throw err;
-  }
-  return state;
-}
-
-async function applyChange(vault: Vault, state: State, path: string, oid: string | null): Promise<void> {
-  if (oid === null) {
-    metasOf(state).delete(path);
-    state.index.remove(path);
-    state.fields.delete(path);
-    state.graph?.remove(path);
-    state.tasks.delete(path);
-    return;
-  }
-  if (metasOf(state).get(path)?.hash === oid) return;
-  const meta = addPage({ ...state, metas: metasOf(state) }, path, oid, await vault.repo.objects.blob(oid));
-  state.graph?.upsert(meta);
-}
-
-function addPage(state: State & { metas: Map<string, PageMeta> }, path: string, oid: string, bytes: Uint8Array): PageMeta {
-  const { body, frontmatter, tasks, ...meta } = pageMeta(path, oid, bytes);
-  state.metas.set(path, meta);
-  state.index.upsert({ path, title: meta.title, hash: oid, tags: meta.tags, body });
-  state.fields.set(path, meta.frontmatterError ? undefined : pageFields(frontmatter));
-  state.tasks.set(path, tasks);
-  return meta;
+/** Builds HEAD's index in a builder process, then opens what it saved as a warm start does. */
+async function built(
+  vault: Vault,
+  dir: string,
+  builderMinPages: number,
+  progress?: Progress,
+): Promise<{ store: SnapshotStore; state: State; source: LoadSource }> {
+  await buildFromHead(vault, dir, { builderMinPages, progress });
+  const { store, snapshot } = await SnapshotStore.open(dir, { later: LATER });
+  const restored = snapshot && (await restoreState(vault, dir, snapshot));
+  if (!restored) throw new Error('The index just built could not be read back');
+  return { store, ...restored };
 }

@@ -123,6 +123,8 @@ export class SnapshotStore {
   private constructor(
     readonly dir: string,
     private current: Manifest | undefined,
+    /** Of the last manifest written; files of later ones never collide with the ones it names. */
+    private generation = current?.generation ?? 0,
   ) {}
 
   /**
@@ -148,6 +150,15 @@ export class SnapshotStore {
   }
 
   /**
+   * A store for writing one whole snapshot past the folder's current one, for the build: no
+   * file is reused (a damaged one may hold the bytes its CRC promises no more) or removed
+   * (a state may still read them); the next `open` sweeps what its manifest no longer names.
+   */
+  static async past(dir: string): Promise<SnapshotStore> {
+    return new SnapshotStore(dir, undefined, (await readManifest(dir))?.generation);
+  }
+
+  /**
    * Checksums the sections now, where the caller holds them consistent (inside the write
    * queue): if their bytes change before `write` runs, what lands on disk fails its CRC at
    * the next open and is rebuilt rather than served.
@@ -165,7 +176,7 @@ export class SnapshotStore {
   /** Writes a prepared snapshot; one at a time (the caller serialises saves). */
   async write(snapshot: PreparedSnapshot): Promise<void> {
     const previous = this.current;
-    const generation = (previous?.generation ?? 0) + 1;
+    const generation = this.generation + 1;
     const sections: Record<string, Entry> = {};
     for (const [name, value] of Object.entries(snapshot.sections)) {
       const old = previous?.sections[name];
@@ -185,7 +196,7 @@ export class SnapshotStore {
     const manifest: Manifest = { version: FORMAT_VERSION, generation, commit: snapshot.commit, sections, append: snapshot.append };
     const json = JSON.stringify(manifest);
     await atomicWriteFile(join(this.dir, MANIFEST), `${MAGIC} ${crc32(json)} ${json}`);
-    this.current = manifest;
+    [this.current, this.generation] = [manifest, generation];
     const kept = namedFiles(manifest);
     for (const file of previous ? namedFiles(previous) : []) if (!kept.has(file)) await fsp.rm(join(this.dir, file), { force: true });
   }

@@ -1,0 +1,47 @@
+import { addParsed, emptyState, stateSections } from './knowledge-state.js';
+import { parsedInWorker, parsePages, type PageList } from './parse-pages.js';
+import { SnapshotStore } from './persist.js';
+import { BodyStore } from './search/body-store.js';
+import { SearchIndex } from './search/search-index.js';
+import type { PostedError } from './worker-thread.js';
+
+/** Told how far a long task has come: `done` of `total` units. */
+export type Progress = (done: number, total: number) => void;
+
+/** What a build reads: the pages of one commit, and where the snapshot goes. */
+export interface BuildInput extends PageList {
+  /** The index folder the snapshot is written into. */
+  dir: string;
+  commit: string;
+}
+
+/** What the builder posts: progress, then how it ended. */
+export type BuildMessage = { done: number; total: number } | { built: true } | { failed: PostedError };
+
+/**
+ * Reads every page blob of `input`, indexes it and writes the whole as a new snapshot of the
+ * folder: what a warm start then opens. Needs nothing of the vault but its object store, so
+ * it runs in a builder process (see build.ts), whose memory goes away with its garbage;
+ * there, with `parallel`, the pages are read and parsed in a worker thread meanwhile.
+ * The bodies go to a file of the folder as they are read, a few MB at a time: held until
+ * the save, they were the bulk of a build's peak memory. Nothing the folder's snapshot
+ * names is touched: the next open of the folder sweeps what the new manifest does not name.
+ */
+export async function buildSnapshot(input: BuildInput, options: { parallel: boolean; progress?: Progress }): Promise<void> {
+  const bodies = new BodyStore();
+  await bodies.attach(input.dir, () => undefined);
+  try {
+    const state = emptyState(new SearchIndex([], undefined, undefined, bodies));
+    let done = 0;
+    for await (const batch of options.parallel ? parsedInWorker(input) : parsePages(input)) {
+      for (const page of batch) addParsed(state, page);
+      done += batch.length;
+      options.progress?.(done, input.paths.length);
+    }
+    const { table, ...append } = await bodies.save();
+    const store = await SnapshotStore.past(input.dir);
+    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append));
+  } finally {
+    await bodies.close();
+  }
+}
