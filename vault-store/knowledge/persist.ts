@@ -7,7 +7,7 @@ import { atomicWriteFile } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 9;
+export const FORMAT_VERSION = 10;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /** Bytes checksummed between turns of the event loop when a save is written (~1 ms). */

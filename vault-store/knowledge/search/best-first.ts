@@ -26,8 +26,16 @@ const FIRST = 64;
  * that of scoring and sorting them all. `score(i)` returns undefined to drop a candidate.
  * Only the FIRST highest bounds (and ties) are queued; the others, all below `floor`, join
  * once the best scored candidate no longer beats every one of them.
+ *
+ * With a `ceiling` (on the scores of candidates left out of `bounds`) a candidate is yielded
+ * only once it beats the ceiling, so the order is still that of all of them; the walk
+ * returns false when it cannot go on without them, true when it yielded everything there was.
  */
-export function* bestFirst<T>(bounds: Float64Array, score: (i: number) => Ranked<T> | undefined): Generator<Ranked<T>> {
+export function* bestFirst<T>(
+  bounds: Float64Array,
+  score: (i: number) => Ranked<T> | undefined,
+  ceiling = -Infinity,
+): Generator<Ranked<T>, boolean> {
   const floor = bounds.length > 16 * FIRST ? highest(bounds, FIRST) : -Infinity;
   // The queues' arrays are shared by the searches of the process, one generator at a time.
   const own = spare.length >= bounds.length && !spareInUse;
@@ -48,7 +56,9 @@ export function* bestFirst<T>(bounds: Float64Array, score: (i: number) => Ranked
         rest = false;
         continue;
       }
-      if (pending.size === 0) return;
+      if (pending.size === 0) return ceiling === -Infinity;
+      // An unlisted candidate may tie and come first by its key: only a higher score is sure.
+      if (pending.top.score <= ceiling) return false;
       yield pending.pop();
     }
   } finally {

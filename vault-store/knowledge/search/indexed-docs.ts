@@ -1,3 +1,4 @@
+import type { PairFilters } from './pair-filter.js';
 import type { Postings } from './postings.js';
 import type { DocTerms, TermStats } from './term-stats.js';
 
@@ -27,6 +28,8 @@ export interface IndexedDocs {
   readonly docs: (IndexedDoc | undefined)[];
   readonly stats: TermStats;
   readonly postings: Postings;
+  /** Which neighbouring terms each page's body holds, for phrases (made as phrase queries ask). */
+  readonly pairs: PairFilters;
   /** Each page's field lengths, FIELD_COUNT per id. */
   readonly lengths: Uint32Array;
   body(doc: IndexedDoc): string;

@@ -3,8 +3,9 @@ import { FIELD_COUNT, TermCursor, type DocTerms } from './term-table.js';
 /**
  * A term's pages in a field are listed by how often the field uses the term, in slots:
  * slot 0 for SLOTS times or more, slot SLOTS − 1 for once. So a list gives the pages that
- * use a term most first, and a query reads each page's exact count (up to SLOTS − 1) off
- * the postings without touching the page's own term table.
+ * use a term most first, and a query reads each page's exact count off the postings
+ * without touching the page's own term table: a slot's count, or in slot 0 the count
+ * written after each page.
  */
 export const SLOTS = 9;
 
@@ -12,17 +13,20 @@ export function slotOf(count: number): number {
   return count >= SLOTS ? 0 : SLOTS - count;
 }
 
-/** The count a slot stands for: exact, except slot 0, which only says "at least SLOTS". */
+/** The count slots 1 and up stand for. */
 export function countOfSlot(slot: number): number {
-  return slot === 0 ? Infinity : SLOTS - slot;
+  return SLOTS - slot;
 }
 
 /**
  * Postings packed in two typed arrays, never changed once made: list `k` (term id ×
  * FIELD_COUNT + field) is `bytes[starts[k]]` up to `bytes[starts[k + 1]]`. A list is a run
  * per non-empty slot, best slot first: a varint `n · 16 + slot`, then the run's `n` page
- * ids ascending, each as a varint of its gap to the one before (minus one). 2.75 M
- * postings of 10k pages take ~5 MB; FlexSearch's arrays and delete register took 63–75 MB.
+ * ids ascending, each as a varint of its gap to the one before (minus one), in slot 0
+ * followed by the page's count as a varint. 2.75 M postings of 10k pages take ~5 MB;
+ * FlexSearch's arrays and delete register took 63–75 MB. Slot 0 held no count until
+ * format 10: a common word's pages then all had the same bound, and a phrase of two of
+ * them scored ~55k pages from their term tables to rank them (0.3 s at 100k pages).
  */
 export interface PackedPostings {
   starts: Uint32Array;
@@ -128,7 +132,7 @@ export function* packing(tables: Tables, block = BLOCK): Generator<void, PackedP
     if (k % FIELD_COUNT === FIELD_COUNT - 1) largest = Math.max(largest, ends[k + 1] - ends[k + 1 - FIELD_COUNT]);
   }
   const size = Math.max(Math.min(block, ends[keys]), largest);
-  const scratch = { pages: new Uint32Array(size), slots: new Uint8Array(size) };
+  const scratch = { pages: new Uint32Array(size), slots: new Uint8Array(size), counts: new Uint16Array(size) };
   const out = new VarintWriter(ends[keys] * 2 + 64);
   const starts = new Uint32Array(keys + 1);
   // Per page, its first term not placed yet (byte offset, id before it): blocks go up by term id, as each table does.
@@ -152,6 +156,8 @@ interface Block {
   /** Each list's page ids ascending, lists one after another. */
   pages: Uint32Array;
   slots: Uint8Array;
+  /** Counts are at most TF_MAX (term-table.ts): 16 bits. */
+  counts: Uint16Array;
 }
 
 interface Cursors {
@@ -180,6 +186,7 @@ function place(tables: Tables, cursors: Cursors, ends: Uint32Array, first: numbe
         const at = next[cursor.id * FIELD_COUNT + f - first]++ - base;
         block.pages[at] = id;
         block.slots[at] = slotOf(count);
+        block.counts[at] = count;
       }
     }
   });
@@ -202,12 +209,12 @@ class VarintWriter {
   }
 
   /** Writes the list at `lo` up to `hi` in `block`: its runs, best slot first. */
-  list({ pages, slots }: Block, lo: number, hi: number): void {
+  list({ pages, slots, counts }: Block, lo: number, hi: number): void {
     if (lo === hi) return;
     const { sizes } = this;
     sizes.fill(0);
     for (let p = lo; p < hi; p++) sizes[slots[p]] += 1;
-    this.reserve(5 * (hi - lo + SLOTS));
+    this.reserve(5 * (hi - lo + SLOTS) + 3 * sizes[0]);
     for (let slot = 0; slot < SLOTS; slot++) {
       if (sizes[slot] === 0) continue;
       this.write(sizes[slot] * 16 + slot);
@@ -215,6 +222,7 @@ class VarintWriter {
       for (let p = lo; p < hi; p++) {
         if (slots[p] !== slot) continue;
         this.write(pages[p] - previous - 1);
+        if (slot === 0) this.write(counts[p]);
         previous = pages[p];
       }
     }

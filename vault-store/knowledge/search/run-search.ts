@@ -1,9 +1,10 @@
-import { bestFirst } from './best-first.js';
 import { Bm25 } from './bm25.js';
 import { closeTerms } from './fuzzy.js';
-import { parseQuery, phraseTest, type Clause } from './query.js';
-import { Holdings, type Slot } from './score-bounds.js';
 import type { IndexedDoc, IndexedDocs } from './indexed-docs.js';
+import { phrasePairs } from './pair-filter.js';
+import { parseQuery, phraseTest, type Clause } from './query.js';
+import { CANDIDATES, rankPages } from './ranked-pages.js';
+import type { Slot } from './score-bounds.js';
 import { snippet } from './snippet.js';
 import { isCjk } from './tokenize.js';
 
@@ -33,8 +34,6 @@ export interface SearchOutcome {
 }
 
 export const DEFAULT_LIMIT = 10;
-/** Without holdings: candidates taken from the postings per term and field; rarer terms are taken whole. */
-const CANDIDATES = 500;
 const EXPANSIONS = 8;
 /**
  * Candidates per completion of a prefix: a completion is a guess that scores at most half
@@ -45,46 +44,37 @@ const EXPANSION_CANDIDATES = 100;
 const WEIGHT = { exact: 1, explicit: 0.8, typing: 0.5, typo: 0.7 };
 
 /**
- * Query → ranked pages. Every page holding a query term (read off the postings, see
- * Holdings) is ranked by BM25F over our own statistics, scaled by the share of query
- * terms it matched; only the few whose bound can reach the top are scored in full. A
- * query with more alternatives than Holdings can track falls back to the best candidates
- * per term (the pages using it most, per field). Filters apply before the cut to `limit`,
- * and the costlier checks (permission, phrase) run lazily in score order.
+ * Query → ranked pages. Every page holding a query term is ranked by BM25F over our own
+ * statistics, scaled by the share of query terms it matched, its score read off the
+ * postings (see Holdings and rankPages). A query with more alternatives than Holdings can
+ * track falls back to the best candidates per term (the pages using it most, per field),
+ * each scored from its term table. Filters apply before the cut to `limit`, and the
+ * costlier checks (permission, phrase) run lazily in score order.
  */
 export function runSearch(index: IndexedDocs, query: string, options: SearchOptions): SearchOutcome {
   const clauses = parseQuery(query);
   const { slots, suggestion } = resolveSlots(index, clauses, query, options.visible);
-  const phrases = clauses.filter((c) => c.phrase).map((c) => phraseTest(c.terms));
-  const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  const bm25 = new Bm25(index.stats);
-  const holdings = Holdings.read(index, slots, bm25);
-  let pool: ArrayLike<number> = holdings ? holdings.pages : [...candidates(index, slots)];
-  if (options.prefix || tag !== undefined) {
-    pool = Array.prototype.filter.call(pool, (id: number) => {
-      const doc = index.docs[id];
-      return doc && (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)));
-    }) as number[];
-  }
   const required = phraseWords(clauses, slots);
   if (required === undefined) return suggestion === undefined ? { results: [] } : { results: [], suggestion };
-  const bounds = holdings ? holdings.bounds(pool) : new Float64Array(pool.length).fill(Infinity);
-  const ranked = bestFirst(bounds, (i) => {
-    const doc = index.docs[pool[i]];
-    if (!doc) return undefined;
-    const held = holdings ? holdings.mask(doc.id) : ALL;
-    if ((held & required) !== required) return undefined;
-    // Where the postings gave exact counts the bound is the score, to the bit (see Holdings).
-    const total = holdings?.exact(doc.id) ? bounds[i] : scoreDoc(bm25, doc, slots, held);
-    return total > 0 ? { item: doc, key: doc.path, score: total } : undefined;
-  });
+  const phrases = clauses.filter((c) => c.phrase).map((c) => ({ test: phraseTest(c.terms), pairs: phrasePairs(c.terms) }));
+  const tag = options.tag?.replace(/^#/, '').toLowerCase();
+  const keep =
+    options.prefix || tag !== undefined
+      ? (doc: IndexedDoc) =>
+          (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)))
+      : undefined;
+  // Pages whose filters lack a phrase's neighbouring pairs are dropped before their text is read.
+  const mayMatch = phrases.length
+    ? (doc: IndexedDoc) => phrases.every((p) => index.pairs.mayHold(doc.id, doc.hash, () => [doc.title, index.body(doc)], p.pairs))
+    : undefined;
+  const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch });
 
   const terms = slots.flatMap((s) => s.alternatives.map((a) => a.term));
-  const matched = new Set(terms);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const results: SearchHit[] = [];
-  for (const { item: doc, score } of ranked) {
+  for (const { item, score } of ranked) {
     if (results.length >= limit) break;
+    const { doc } = item;
     if (options.visible && !options.visible(doc.path)) continue;
     if (phrases.length && !hasPhrases(index, doc, phrases)) continue;
     results.push({
@@ -92,7 +82,7 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
       title: doc.title,
       hash: doc.hash,
       score: Math.round(score * 1000) / 1000,
-      snippet: snippet(index.body(doc), holdings ? heldTerms(terms, holdings.mask(doc.id)) : matched),
+      snippet: snippet(index.body(doc), heldTerms(terms, item.held)),
     });
   }
   return suggestion === undefined ? { results } : { results, suggestion };
@@ -136,17 +126,6 @@ function resolveSlots(
   return { slots, suggestion };
 }
 
-function candidates(index: IndexedDocs, slots: Slot[]): Set<number> {
-  const out = new Set<number>();
-  for (const slot of slots) {
-    for (const alt of slot.alternatives) for (const id of index.postings.candidates([alt.id], alt.depth)) out.add(id);
-  }
-  // Pages holding all the (common) terms may lie beyond each single term's cut.
-  const exact = slots.map((s) => s.alternatives.find((a) => a.weight === WEIGHT.exact)?.id).filter((id) => id !== undefined);
-  if (exact.length > 1) for (const id of index.postings.candidates(exact, CANDIDATES)) out.add(id);
-  return out;
-}
-
 /**
  * The terms of the alternatives a page holds (bits as Holdings numbers them): only those can
  * be words of its body, so the snippet looks for no other (a prefix query has up to nine, a
@@ -156,27 +135,6 @@ function heldTerms(terms: string[], held: number): Set<string> {
   const out = new Set<string>();
   terms.forEach((term, bit) => held & (1 << bit) && out.add(term));
   return out;
-}
-
-/** Every bit set: no holdings, every alternative is looked up. */
-const ALL = -1;
-
-function scoreDoc(bm25: Bm25, doc: IndexedDoc, slots: Slot[], held: number): number {
-  let total = 0;
-  let matched = 0;
-  let bit = 0;
-  for (const slot of slots) {
-    let best = 0;
-    for (const alt of slot.alternatives) {
-      // Bits past 31 only occur without holdings (ALL); `1 << 32` would wrap to bit 0.
-      const holds = held === ALL || (held & (1 << bit)) !== 0;
-      bit += 1;
-      if (holds) best = Math.max(best, alt.weight * bm25.score(doc.terms, alt.id, alt.idf));
-    }
-    if (best > 0) matched += 1;
-    total += best;
-  }
-  return (total * matched) / slots.length;
 }
 
 /**
@@ -209,9 +167,9 @@ function hasTag(tag: string, wanted: string): boolean {
 }
 
 /** Whether every phrase is in the page's title or body; the body is read once, and only if a title lacks one. */
-function hasPhrases(index: IndexedDocs, doc: IndexedDoc, phrases: ((text: string) => boolean)[]): boolean {
+function hasPhrases(index: IndexedDocs, doc: IndexedDoc, phrases: { test: (text: string) => boolean }[]): boolean {
   let body: string | undefined;
-  return phrases.every((test) => test(doc.title) || test((body ??= index.body(doc))));
+  return phrases.every(({ test }) => test(doc.title) || test((body ??= index.body(doc))));
 }
 
 function replaceWord(query: string, term: string, fix: string): string {

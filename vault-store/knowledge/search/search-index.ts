@@ -1,6 +1,7 @@
 import { BodyStore } from './body-store.js';
 import type { IndexedDoc, IndexedDocs, IndexedPage } from './indexed-docs.js';
 import type { PackedPostings } from './pack-postings.js';
+import { PairFilters } from './pair-filter.js';
 import { Postings } from './postings.js';
 import { runSearch, type SearchOptions, type SearchOutcome } from './run-search.js';
 import { FIELD_COUNT, TermStats, type FieldTexts } from './term-stats.js';
@@ -31,6 +32,7 @@ export class SearchIndex implements IndexedDocs {
   private lens: Uint32Array = new Uint32Array(0);
 
   readonly postings: Postings;
+  readonly pairs = new PairFilters();
   /** Bytes of the live pages' term tables (what the slab holds beyond them is dead). */
   private tableBytes = 0;
 
@@ -128,7 +130,7 @@ export class SearchIndex implements IndexedDocs {
    * are not counted (they live in the snapshot file once it is written).
    */
   memoryBytes(): number {
-    let bytes = this.postings.memoryBytes() + this.stats.memoryBytes() + this.lens.byteLength;
+    let bytes = this.postings.memoryBytes() + this.pairs.memoryBytes() + this.stats.memoryBytes() + this.lens.byteLength;
     for (const doc of this.docs) {
       if (!doc) continue;
       bytes += DOC_OVERHEAD + 2 * (doc.path.length + doc.title.length + doc.hash.length);

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { PairFilters, phrasePairs } from '../../../../vault-store/knowledge/search/pair-filter.js';
+import { containsPhrase } from '../../../../vault-store/knowledge/search/query.js';
+import { SearchIndex } from '../../../../vault-store/knowledge/search/search-index.js';
+import { tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
+
+describe('PairFilters', () => {
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const words = ['alpha', 'Beta', 'gamma', 'Café', 'naïve', '知识管理', 'e-mail', 'x'.repeat(45), 'ZETA', 'eta'];
+  const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(next() < 0.5 ? ' ' : ', ');
+
+  it('never says no to a phrase the title or body holds, in ASCII, accented and CJK text', () => {
+    const filters = new PairFilters();
+    for (let id = 0; id < 200; id++) {
+      const [title, body] = [text(3), text(5 + (id % 40))];
+      for (let q = 0; q < 30; q++) {
+        const terms = tokenize(text(2 + (q % 3)));
+        if (terms.length < 2) continue;
+        const holds = containsPhrase(title, terms) || containsPhrase(body, terms);
+        const may = filters.mayHold(id, `h${id}`, () => [title, body], phrasePairs(terms));
+        if (holds) expect(may, `${terms.join(' ')} in ${title} / ${body}`).to.equal(true);
+      }
+    }
+  });
+
+  it('rules out nearly every phrase a page lacks', () => {
+    const filters = new PairFilters();
+    const vocabulary = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const pick = () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)];
+    let lacking = 0;
+    let passed = 0;
+    for (let id = 0; id < 300; id++) {
+      const body = Array.from({ length: 300 }, pick).join(' ');
+      for (let q = 0; q < 100; q++) {
+        const terms = [pick(), pick()];
+        if (containsPhrase(body, terms)) continue;
+        lacking += 1;
+        if (filters.mayHold(id, `h${id}`, () => ['', body], phrasePairs(terms))) passed += 1;
+      }
+    }
+    expect(passed / lacking).to.be.below(0.03);
+  });
+
+  it('makes a page a new filter when its text changes', () => {
+    const filters = new PairFilters();
+    const pairs = phrasePairs(['red', 'fox']);
+    expect(filters.mayHold(0, 'a', () => ['', 'a red fox'], pairs)).to.equal(true);
+    // Same blob: the filter stands, the text is not read again.
+    expect(filters.mayHold(0, 'a', () => expect.fail('read again'), pairs)).to.equal(true);
+    expect(filters.mayHold(0, 'b', () => ['', 'a fox, red'], pairs)).to.equal(false);
+  });
+
+  it('lets a phrase search find the pages that hold it and only those, through edits', () => {
+    const index = new SearchIndex();
+    const body = (i: number) => (i % 5 === 0 ? `some text with red fox inside ${i}` : `a fox and a red car ${i}`);
+    for (let i = 0; i < 100; i++) index.upsert({ path: `p${i}.md`, title: `Page ${i}`, hash: `h${i}`, tags: [], body: body(i) });
+    const found = () =>
+      index
+        .search('"red fox"', { limit: 1000 })
+        .results.map((r) => r.path)
+        .sort();
+    expect(found()).to.have.length(20);
+    index.upsert({ path: 'p1.md', title: 'Page 1', hash: 'h1b', tags: [], body: 'the red fox now' });
+    index.upsert({ path: 'p5.md', title: 'Red fox', hash: 'h5b', tags: [], body: 'no longer here' });
+    index.upsert({ path: 'p10.md', title: 'Page 10', hash: 'h10b', tags: [], body: 'gone fox red' });
+    expect(found()).to.include.members(['p1.md', 'p5.md']).and.not.include('p10.md');
+    expect(found()).to.have.length(20);
+  });
+});

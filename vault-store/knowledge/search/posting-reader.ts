@@ -1,0 +1,81 @@
+import { EMPTY_POSTINGS, SLOTS, type PackedPostings } from './pack-postings.js';
+
+/** Per page: its postings are in the packed base (and alive), in the overlay, or wait to be filed. */
+export const BASE = 1;
+export const FILED = 2;
+export const PENDING = 4;
+/**
+ * Overlay entries are `(slot · SPAN + id) · COUNTS + count`: numeric order is the lists'
+ * order (a page is once in a list). Ids stay below SPAN, counts below COUNTS (TF_MAX).
+ */
+export const SPAN = 2 ** 28;
+export const COUNTS = 2 ** 16;
+/**
+ * Reads one list: `open`, then `next()` until false; `id`, `slot` and `count` are the
+ * current posting's. The packed base's postings come in the list's order (best slot first,
+ * ids ascending), dead ones skipped, then the overlay's entries given to `open`. One small
+ * class read in the caller's loop, so that the engine inlines it there.
+ */
+export class PostingReader {
+  id = -1;
+  slot = 0;
+  count = 0;
+  private bytes: Uint8Array = EMPTY_POSTINGS.bytes;
+  private state: Uint8Array = EMPTY_POSTINGS.bytes;
+  private at = 0;
+  private end = 0;
+  /** Postings left in the current run. */
+  private left = 0;
+  private extra: readonly number[] | undefined;
+  private e = 0;
+
+  open({ starts, bytes }: PackedPostings, key: number, state: Uint8Array, extra?: readonly number[]): this {
+    const listed = key + 1 < starts.length;
+    this.bytes = bytes;
+    this.state = state;
+    this.at = listed ? starts[key] : 0;
+    this.end = listed ? starts[key + 1] : 0;
+    this.left = 0;
+    this.extra = extra;
+    this.e = 0;
+    return this;
+  }
+
+  next(): boolean {
+    const { bytes } = this;
+    for (;;) {
+      if (this.left === 0) {
+        if (this.at >= this.end) return this.nextExtra();
+        let b = bytes[this.at++];
+        let head = b & 0x7f;
+        for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[this.at++]) & 0x7f) * scale;
+        this.slot = head & 15;
+        this.left = (head - this.slot) / 16;
+        this.id = -1;
+      }
+      this.left -= 1;
+      let b = bytes[this.at++];
+      let gap = b & 0x7f;
+      for (let scale = 0x80; b & 0x80; scale *= 0x80) gap += ((b = bytes[this.at++]) & 0x7f) * scale;
+      this.id += gap + 1;
+      if (this.slot === 0) {
+        b = bytes[this.at++];
+        let count = b & 0x7f;
+        for (let scale = 0x80; b & 0x80; scale *= 0x80) count += ((b = bytes[this.at++]) & 0x7f) * scale;
+        this.count = count;
+      } else this.count = SLOTS - this.slot;
+      if (this.state[this.id] & BASE) return true;
+    }
+  }
+
+  private nextExtra(): boolean {
+    const { extra } = this;
+    if (!extra || this.e >= extra.length) return false;
+    const entry = extra[this.e++];
+    const key = Math.floor(entry / COUNTS);
+    this.id = key % SPAN;
+    this.slot = Math.floor(key / SPAN);
+    this.count = entry % COUNTS;
+    return true;
+  }
+}
