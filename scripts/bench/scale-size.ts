@@ -6,7 +6,7 @@ import { summarize } from './fixture.js';
 import { apiClient, ok, type ApiCall } from './http-client.js';
 import { benchQueries, type BenchQuery } from './scale-queries.js';
 import { copyTree, diskMb, SCALE_DIR, scaleVault } from './scale-vault.js';
-import { memoryOf, resetPeak, rssAfterGc, sleep, startQuire, type ServerProcess } from './server-process.js';
+import { memoryOf, resetPeak, rssAfterGc, rssSampler, sleep, startQuire, type ServerProcess } from './server-process.js';
 
 const USER = 'bench';
 const WRITES = 50;
@@ -23,6 +23,10 @@ export interface SizeResult {
   listen_ms: number;
   build_s: number;
   peak_build_mb: number;
+  /** The server and its index builder together, sampled. */
+  peak_build_tree_mb: number;
+  /** RSS after GC just before the burst of writes whose save is measured. */
+  before_save_mb: number;
   steady_mb: number;
   warm_first_search_ms: number;
   warm_peak_mb: number;
@@ -108,6 +112,9 @@ async function searchLatency(call: ApiCall, queries: BenchQuery[]) {
 
 /** A burst of page edits, then the peak RSS until the index save they cause has landed. */
 async function savePeak(server: ServerProcess, call: ApiCall, paths: string[], indexDir: string, pages: number) {
+  // What the server holds when the save comes (after health, searches and the edits' pages
+  // parsed, the graph built): steady after the build is from before any of that was loaded.
+  const before = await rssAfterGc(server);
   resetPeak(server.pid);
   const writes: number[] = [];
   for (let i = 0; i < WRITES; i++) {
@@ -118,7 +125,12 @@ async function savePeak(server: ServerProcess, call: ApiCall, paths: string[], i
   }
   const burstEnd = Date.now();
   const seenAfter = await indexSaved(indexDir, burstEnd, 30_000 + pages);
-  return { write_ms: summarize(writes), save_peak_mb: memoryOf(server.pid).peakMb, save_seen_after_ms: Math.round(seenAfter) };
+  return {
+    write_ms: summarize(writes),
+    before_save_mb: Math.round(before),
+    save_peak_mb: memoryOf(server.pid).peakMb,
+    save_seen_after_ms: Math.round(seenAfter),
+  };
 }
 
 /**
@@ -140,8 +152,11 @@ export async function measureSize(pages: number): Promise<SizeResult> {
 
   const cold = await startQuire(data, serverEnv);
   const call = apiClient(cold.url, keys.get(USER)!);
+  // The builder is a child process of the server's: the build's memory is both together.
+  const tree = rssSampler(cold.pid, 50, true);
   const buildMs = await firstSearch(cold, call, queries[0].q);
   const peakBuild = memoryOf(cold.pid).peakMb;
+  const peakBuildTree = Math.max(tree.stop(), peakBuild);
   await indexSaved(indexDir, 0, 60_000 + pages);
   const steady = await rssAfterGc(cold);
   const { body: health } = await ok<{ index: { pages: number }; memory?: unknown }>(call, 'GET', '/vault/health');
@@ -166,6 +181,7 @@ export async function measureSize(pages: number): Promise<SizeResult> {
     listen_ms: Math.round(cold.startMs),
     build_s: Math.round(buildMs / 10) / 100,
     peak_build_mb: Math.round(peakBuild),
+    peak_build_tree_mb: Math.round(peakBuildTree),
     steady_mb: Math.round(steady),
     warm_first_search_ms: Math.round(warmMs),
     warm_peak_mb: Math.round(warmPeak),

@@ -94,17 +94,22 @@ export async function rssAfterGc(server: ServerProcess, settleMs = 500): Promise
   return memoryOf(server.pid).rssMb;
 }
 
-/** Samples RSS every `everyMs` until stopped; returns the highest seen. */
-export function rssSampler(pid: number, everyMs = 100): { max(): number; stop(): number } {
+/** Samples RSS every `everyMs` until stopped (with `withChildren`, the sum with its child processes'); returns the highest seen. */
+export function rssSampler(pid: number, everyMs = 100, withChildren = false): { max(): number; stop(): number } {
   let max = 0;
-  const sample = () => {
+  const rssOf = (id: number) => {
     try {
       // An exited process has no VmRSS line (NaN) until reaped, and no file after.
-      const { rssMb } = memoryOf(pid);
-      if (Number.isFinite(rssMb)) max = Math.max(max, rssMb);
+      const { rssMb } = memoryOf(id);
+      return Number.isFinite(rssMb) ? rssMb : 0;
     } catch {
-      // Gone between two samples.
+      return 0; // gone between two samples
     }
+  };
+  const sample = () => {
+    let sum = rssOf(pid);
+    if (withChildren) for (const child of childrenOf(pid)) sum += rssOf(child);
+    max = Math.max(max, sum);
   };
   sample();
   const timer = setInterval(sample, everyMs);
@@ -116,6 +121,15 @@ export function rssSampler(pid: number, everyMs = 100): { max(): number; stop():
       return max;
     },
   };
+}
+
+/** The processes `pid` started (the index builder of `quire serve`), from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

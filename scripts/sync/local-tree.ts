@@ -5,7 +5,7 @@ import type { Ignore } from 'ignore';
 import { hashBlob } from '../../vault-store/git/hash-blob.js';
 import { ignore, IgnoreRules } from '../../vault-store/worktree/ignore-rules.js';
 import { BIG_FILE_BYTES, CHUNK_BYTES } from './big-files.js';
-import type { StatEntry } from './sync-state.js';
+import { racy, ScanDigest, type StatEntry } from './scan-digest.js';
 
 /** A local file as one scan saw it. */
 export interface LocalFile {
@@ -22,16 +22,6 @@ export interface LocalScan {
   cacheUpdates: number;
   /** What sync leaves alone, as read by this scan. */
   rules: SyncIgnore;
-}
-
-/**
- * An mtime this close to when it was seen may hide a later write within the same clock tick
- * (file systems keep mtimes in 1 ns to 2 s steps): such a file is hashed again next time.
- */
-const RACY_MS = 2000;
-
-function racy(entry: StatEntry): boolean {
-  return entry[3] - entry[1] <= RACY_MS;
 }
 
 /** Temp files of our own writes (".name.quire-tmp-…", see tempNameFor). */
@@ -65,28 +55,11 @@ export class SyncIgnore {
 }
 
 /**
- * Lists DIR's files with their git blob ids: dot-led names (the state folder, `.git`),
- * symbolic links, ignored paths and what the transport cannot carry (a folder it refuses is not
- * entered) are left out. A file whose size and mtime match the cache is not read (an idle
- * run reads no file); the cache is updated in place. Files over BIG_FILE_BYTES are hashed
- * in chunks, after the walk.
+ * Visits DIR's files that sync: dot-led names (the state folder, `.git`), symbolic links,
+ * ignored paths and what the transport cannot carry (a folder it refuses is not entered) are
+ * left out, and a temp file of a write of ours that a kill cut short is removed.
  */
-export function scanLocal(dir: string, accepts: (path: string) => boolean, cache: Map<string, StatEntry>): LocalScan {
-  const files = new Map<string, LocalFile>();
-  const busy = new Set<string>();
-  const rules = SyncIgnore.start(dir);
-  const big: [path: string, known: StatEntry | undefined][] = [];
-  let cacheUpdates = 0;
-  const now = Date.now();
-  const found = (path: string, file: LocalFile | 'gone' | 'busy', known: StatEntry | undefined) => {
-    if (file === 'gone') return;
-    if (file === 'busy') return void busy.add(path);
-    files.set(path, file);
-    if (!known || known[0] !== file.size || known[1] !== file.mtimeMs || known[2] !== file.hash || racy(known)) {
-      cache.set(path, [file.size, file.mtimeMs, file.hash, now]);
-      cacheUpdates++;
-    }
-  };
+function walkFiles(dir: string, accepts: (path: string) => boolean, rules: SyncIgnore, visit: (path: string, stat: Stats) => void): void {
   // Concatenated, not join()ed: paths are "/"-separated and normalized already, and join's
   // normalizing was a tenth of an idle run's scan of 10,000 files.
   const root = `${dir}/`;
@@ -111,15 +84,50 @@ export function scanLocal(dir: string, accepts: (path: string) => boolean, cache
         continue;
       }
       // Symbolic links are left out, as are sockets and the like.
-      if (!stat.isFile() || !accepts(path) || rules.ignores(path)) continue;
-      const known = cache.get(path);
-      const file = hashFile(root + path, stat, known);
-      if (file === 'big') big.push([path, known]);
-      else found(path, file, known);
+      if (stat.isFile() && accepts(path) && !rules.ignores(path)) visit(path, stat);
     }
   };
   walk('');
-  for (const [path, known] of big) found(path, hashBigFile(root + path), known);
+}
+
+/**
+ * The digest of DIR's files by path, size and mtime (see ScanDigest): equal to the one of the
+ * stat cache when a full scan would find the cache exact, with no file read and nothing kept.
+ */
+export function digestLocal(dir: string, accepts: (path: string) => boolean): string {
+  const digest = new ScanDigest();
+  walkFiles(dir, accepts, SyncIgnore.start(dir), (path, stat) => digest.add(path, stat.size, stat.mtimeMs));
+  return digest.toString();
+}
+
+/**
+ * Lists DIR's files (see walkFiles) with their git blob ids. A file whose size and mtime
+ * match the cache is not read (an idle run reads no file); the cache is updated in place.
+ * Files over BIG_FILE_BYTES are hashed in chunks, after the walk.
+ */
+export function scanLocal(dir: string, accepts: (path: string) => boolean, cache: Map<string, StatEntry>): LocalScan {
+  const files = new Map<string, LocalFile>();
+  const busy = new Set<string>();
+  const rules = SyncIgnore.start(dir);
+  const big: [path: string, known: StatEntry | undefined][] = [];
+  let cacheUpdates = 0;
+  const now = Date.now();
+  const found = (path: string, file: LocalFile | 'gone' | 'busy', known: StatEntry | undefined) => {
+    if (file === 'gone') return;
+    if (file === 'busy') return void busy.add(path);
+    files.set(path, file);
+    if (!known || known[0] !== file.size || known[1] !== file.mtimeMs || known[2] !== file.hash || racy(known)) {
+      cache.set(path, [file.size, file.mtimeMs, file.hash, now]);
+      cacheUpdates++;
+    }
+  };
+  walkFiles(dir, accepts, rules, (path, stat) => {
+    const known = cache.get(path);
+    const file = hashFile(`${dir}/${path}`, stat, known);
+    if (file === 'big') big.push([path, known]);
+    else found(path, file, known);
+  });
+  for (const [path, known] of big) found(path, hashBigFile(`${dir}/${path}`), known);
   for (const path of cache.keys()) {
     if (files.has(path)) continue;
     cache.delete(path);

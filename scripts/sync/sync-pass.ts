@@ -1,4 +1,4 @@
-import { scanLocal, type LocalFile } from './local-tree.js';
+import { digestLocal, scanLocal, type LocalFile } from './local-tree.js';
 import { planPath, type Action } from './plan.js';
 import type { PassContext, PassResult } from './pass-context.js';
 import { SyncError } from './sync-error.js';
@@ -16,7 +16,15 @@ export async function runPass(ctx: PassContext): Promise<PassResult> {
   // Independent: the folder is scanned while the server answers.
   const refreshing = refreshRemote(ctx);
   refreshing.catch(() => undefined); // awaited below
-  const scan = scanLocal(ctx.dir, (path) => remote.accepts(path), state.stat);
+  const accepts = (path: string) => remote.accepts(path);
+  // A folder saved in agreement, with its files' digest: when the folder still has that digest
+  // and the server nothing new, there is nothing to do, and the saved rows are never parsed.
+  if (state.savedScan !== undefined && state.agreed && !state.unsaved && state.cursor === state.acked) {
+    const digest = digestLocal(ctx.dir, accepts);
+    await refreshing;
+    if (digest === state.savedScan && state.agreed && state.cursor === cursorBefore) return result;
+  }
+  const scan = scanLocal(ctx.dir, accepts, state.stat);
   await refreshing;
   const { rules } = scan;
   const actions: Action[] = [];

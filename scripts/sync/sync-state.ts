@@ -1,9 +1,9 @@
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheDigest, type StatEntry } from './scan-digest.js';
 import { SyncError } from './sync-error.js';
 
-/** A file's last seen size, mtime and hash, and when that was seen (see LocalTree's racy check). */
-export type StatEntry = [size: number, mtimeMs: number, hash: string, seenAtMs: number];
+export type { StatEntry } from './scan-digest.js';
 
 /** The maps a journal line changes: path → hash, or null to forget the path. */
 type MapName = 'remote' | 'base' | 'refused';
@@ -26,15 +26,23 @@ export interface Binding {
   key: string;
 }
 
+/**
+ * Format 3: this header as a line of JSON, then the rows as a second line, parsed only when
+ * a pass needs them (an idle run does not). 1 and 2: one object holding the rows as `files`
+ * (1: without "=", read as well: "=" never appears in a hash).
+ */
 interface StateFile extends Binding {
-  /** 1: rows without "=" (read as well: "=" never appears in a hash). */
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   /** Names the journal that continues this file: a checkpoint starts a new one. */
   generation: number;
   cursor?: string;
   acked?: string;
-  files: Row[];
+  files?: Row[];
   refused: Record<string, string>;
+  /** Every row in agreement (see `SyncState.agreed`); format 3. */
+  agreed?: boolean;
+  /** When in agreement: the digest of the folder's files as the stat cache knew them (see ScanDigest). */
+  scan?: string;
 }
 
 /** A row whose three hashes are one: "=" twice (base = remote, scanned = base). */
@@ -61,7 +69,6 @@ export class SyncState {
   cursor?: string;
   acked?: string;
   refused = new Map<string, string>();
-  stat = new Map<string, StatEntry>();
   /** Who the folder was synced as; undefined before the first checkpoint. */
   binding?: Binding;
   /**
@@ -71,12 +78,14 @@ export class SyncState {
    * Cleared by any change, and by the pass that finds one (see runPass).
    */
   agreed = false;
+  /** The digest of the folder saved with a state in agreement: a folder that still has it is as cached. */
+  savedScan?: string;
   private generation = 0;
   private pending: string[] = [];
   private rebound = false;
-  /** The saved rows whose remote and base hashes are not in maps yet: an idle pass never asks. */
-  private packed?: Row[];
-  private hashes = { remote: new Map<string, string>(), base: new Map<string, string>() };
+  /** The saved rows, not in maps yet: an idle pass never asks. */
+  private packed?: () => Row[];
+  private maps = { remote: new Map<string, string>(), base: new Map<string, string>(), stat: new Map<string, StatEntry>() };
 
   private constructor(readonly folder: string) {}
 
@@ -93,14 +102,23 @@ export class SyncState {
     return this.unpacked().base;
   }
 
+  /** A cache of local hashes by size and mtime, so a scan reads no file it has seen unchanged. */
+  get stat(): Map<string, StatEntry> {
+    return this.unpacked().stat;
+  }
+
   /** The state saved in DIR (empty when none), with the journal since its last checkpoint replayed. */
   static open(dir: string): SyncState {
     const folder = join(dir, STATE_FOLDER);
     mkdirSync(folder, { recursive: true });
     const state = new SyncState(folder);
     let saved: StateFile | undefined;
+    let rows: () => Row[] = () => saved?.files ?? [];
     try {
-      saved = JSON.parse(readFileSync(join(folder, 'state.json'), 'utf8')) as StateFile;
+      const text = readFileSync(join(folder, 'state.json'), 'utf8');
+      const split = text.indexOf('\n');
+      saved = JSON.parse(split === -1 ? text : text.slice(0, split)) as StateFile;
+      if (split !== -1) rows = () => JSON.parse(text.slice(split + 1)) as Row[];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new SyncError('state', `${join(folder, 'state.json')} is unreadable: ${(err as Error).message}`);
@@ -111,16 +129,10 @@ export class SyncState {
       state.generation = saved.generation;
       state.cursor = saved.cursor;
       state.acked = saved.acked;
-      let agreed = Object.keys(saved.refused).length === 0;
-      for (const row of saved.files) {
-        const remote = row[1];
-        const base = row[2] === '=' ? remote : row[2];
-        if (row.length > 3) state.stat.set(row[0], [row[3]!, row[4]!, row[5] === '=' ? base : row[5]!, row[6]!]);
-        agreed &&= inAgreement(row);
-      }
-      state.packed = saved.files;
-      state.agreed = agreed;
+      state.packed = rows;
       state.refused = new Map(Object.entries(saved.refused));
+      state.agreed = state.refused.size === 0 && (saved.version === 3 ? saved.agreed === true : saved.files!.every(inAgreement));
+      if (state.agreed) state.savedScan = saved.scan;
     }
     state.replayJournal();
     return state;
@@ -174,21 +186,26 @@ export class SyncState {
   async checkpoint(): Promise<void> {
     if (!this.binding) throw new Error('SyncState.checkpoint before bind');
     const previous = this.generation;
+    const rows = [...new Set([...this.remote.keys(), ...this.base.keys(), ...this.stat.keys()])].map((path) => this.row(path));
+    const agreed = this.refused.size === 0 && rows.every(inAgreement);
+    const scan = agreed ? cacheDigest(this.stat) : undefined;
     const data: StateFile = {
-      version: 2,
+      version: 3,
       generation: previous + 1,
       ...this.binding,
       cursor: this.cursor,
       acked: this.acked,
-      files: [...new Set([...this.remote.keys(), ...this.base.keys(), ...this.stat.keys()])].map((path) => this.row(path)),
       refused: Object.fromEntries(this.refused),
+      agreed,
+      ...(scan ? { scan } : {}),
     };
     // Loaded when first needed: an idle run checkpoints nothing.
     const { atomicWriteFile } = await import('../../vault-store/atomic-file.js');
-    await atomicWriteFile(join(this.folder, 'state.json'), JSON.stringify(data));
+    await atomicWriteFile(join(this.folder, 'state.json'), `${JSON.stringify(data)}\n${JSON.stringify(rows)}`);
     this.generation = previous + 1;
     this.rebound = false;
-    this.agreed = this.refused.size === 0 && data.files.every(inAgreement);
+    this.agreed = agreed;
+    this.savedScan = scan;
     rmSync(this.journal(previous), { force: true });
     this.pending = [];
   }
@@ -202,18 +219,19 @@ export class SyncState {
     return row;
   }
 
-  private unpacked(): { remote: Map<string, string>; base: Map<string, string> } {
-    const rows = this.packed;
-    if (rows) {
+  private unpacked(): SyncState['maps'] {
+    const packed = this.packed;
+    if (packed) {
       this.packed = undefined;
-      for (const row of rows) {
+      for (const row of packed()) {
         const remote = row[1];
         const base = row[2] === '=' ? remote : row[2];
-        if (remote) this.hashes.remote.set(row[0], remote);
-        if (base) this.hashes.base.set(row[0], base);
+        if (remote) this.maps.remote.set(row[0], remote);
+        if (base) this.maps.base.set(row[0], base);
+        if (row.length > 3) this.maps.stat.set(row[0], [row[3]!, row[4]!, row[5] === '=' ? base : row[5]!, row[6]!]);
       }
     }
-    return this.hashes;
+    return this.maps;
   }
 
   private journal(generation: number): string {

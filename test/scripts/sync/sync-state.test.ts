@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conflictCopyPath } from '../../../scripts/sync/conflict-copy.js';
 import { SyncError } from '../../../scripts/sync/sync-error.js';
@@ -36,6 +36,48 @@ describe('quire sync: its state and names', () => {
       ['b.md', 'h2'],
     ]);
     expect([...again.base]).to.deep.equal([['a.md', 'h1']]);
+  });
+
+  it('reads a format 2 state, writes format 3 with the rows on a line of their own and the digest of a folder in agreement', async () => {
+    const v2 = {
+      version: 2,
+      generation: 4,
+      server: 'http://s',
+      user: 'ana',
+      device: 'laptop',
+      key: 'digest',
+      cursor: 'c9',
+      acked: 'c9',
+      files: [
+        ['a.md', 'h1', '=', 3, 1000, '=', 9000],
+        ['b.md', 'h2', '=', 5, 2000, '=', 9000],
+      ],
+      refused: {},
+    };
+    mkdirSync(join(dir.path, STATE_FOLDER));
+    writeFileSync(join(dir.path, STATE_FOLDER, 'state.json'), JSON.stringify(v2));
+    const state = openAs(dir.path);
+    expect(state.agreed).to.equal(true);
+    expect(state.savedScan, 'format 2 saved no digest').to.equal(undefined);
+    expect([...state.base]).to.deep.equal([
+      ['a.md', 'h1'],
+      ['b.md', 'h2'],
+    ]);
+    expect(state.stat.get('b.md')).to.deep.equal([5, 2000, 'h2', 9000]);
+    await state.checkpoint();
+
+    const [header, rows, ...rest] = readFileSync(join(dir.path, STATE_FOLDER, 'state.json'), 'utf8').split('\n');
+    expect(rest).to.deep.equal([]);
+    expect(JSON.parse(header)).to.include({ version: 3, cursor: 'c9', agreed: true }).and.not.have.property('files');
+    expect(JSON.parse(rows)).to.deep.equal(v2.files);
+    const again = openAs(dir.path);
+    expect(again.savedScan).to.be.a('string').and.equal(state.savedScan);
+    expect(again.stat.get('a.md')).to.deep.equal([3, 1000, 'h1', 9000]);
+
+    // A file seen within the racy window is read again by the next scan: no digest stands for it.
+    again.stat.set('a.md', [3, 8500, 'h1', 9000]);
+    await again.checkpoint();
+    expect(openAs(dir.path).savedScan).to.equal(undefined);
   });
 
   it('knows a state saved with every hash in agreement, and forgets it at any step, journal line or disagreeing path', async () => {

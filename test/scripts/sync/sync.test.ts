@@ -68,6 +68,7 @@ describe('quire sync: two-way sync of pages', () => {
     for (const name of ['a', 'b', 'c']) putOld(`${name}.md`, `${name} v1\n`, 2);
     await syncOnce(server, dir, device);
     expect(SyncState.open(dir).agreed, 'saved in agreement').to.equal(true);
+    expect(SyncState.open(dir).savedScan, "with the folder's digest").to.be.a('string');
     expect(await syncOnce(server, dir, device)).to.include({ uploaded: 0, downloaded: 0, deleted: 0 });
 
     rmSync(join(dir, 'a.md'));
