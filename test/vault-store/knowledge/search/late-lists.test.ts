@@ -1,8 +1,5 @@
-import { expect } from 'chai';
-import { Bm25 } from '../../../../vault-store/knowledge/search/bm25.js';
-import { containsPhrase } from '../../../../vault-store/knowledge/search/query.js';
 import { SearchIndex, type IndexedPage } from '../../../../vault-store/knowledge/search/search-index.js';
-import { tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
+import { expectExact } from './every-page-scored.js';
 
 /**
  * A vault whose commonest word ("the0") is in nearly every page, often nine times or more,
@@ -23,35 +20,6 @@ function pages(count: number, seed: number): IndexedPage[] {
   }));
 }
 
-/** Every page scored as runSearch defines it: each word by its best alternative, scaled by the share matched. */
-function everyPageScored(index: SearchIndex, query: string, limit: number, visible?: (path: string) => boolean) {
-  const bm25 = new Bm25(index.stats);
-  const phrase = /^".*"$/.test(query);
-  const words = tokenize(query);
-  const slots = words.map((word, i) => {
-    const alternatives = index.knows(word) ? [{ term: word, weight: 1 }] : [];
-    if (!phrase && i === words.length - 1 && word.length >= 3 && !query.endsWith(' ')) {
-      for (const term of index.stats.expand(word, 8, (t) => index.knows(t))) alternatives.push({ term, weight: 0.5 });
-    }
-    return alternatives.map(({ term, weight }) => ({ id: index.stats.id(term)!, weight, idf: index.stats.idf(index.stats.id(term)!) }));
-  });
-  const scored = [];
-  for (const doc of index.docs) {
-    if (!doc || (visible && !visible(doc.path))) continue;
-    if (phrase && !containsPhrase(doc.title, words) && !containsPhrase(index.body(doc), words)) continue;
-    let total = 0;
-    let matched = 0;
-    for (const slot of slots) {
-      const best = Math.max(0, ...slot.map((alt) => alt.weight * bm25.score(doc.terms, alt.id, alt.idf)));
-      if (best > 0) matched += 1;
-      total += best;
-    }
-    if (total > 0) scored.push({ path: doc.path, score: (total * matched) / slots.length });
-  }
-  const ranked = scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);
-  return ranked.map((r) => ({ path: r.path, score: Math.round(r.score * 1000) / 1000 }));
-}
-
 describe('search with lists read late', () => {
   const index = new SearchIndex();
   for (const page of pages(3000, 5)) index.upsert(page);
@@ -62,25 +30,11 @@ describe('search with lists read late', () => {
   const queries = ['the0', 'the0x', 'the0 w3', 'w1 the0', 'w59 the0 ', '"the0 w7"', '"w2 the0"', '"the0x3 the0"', 'the0x29 ', 'w58 w59 '];
 
   it('ranks exactly as scoring every page would, however many results are asked for', () => {
-    for (const query of queries) {
-      for (const limit of [1, 10, 60, 5000]) {
-        const { results } = index.search(query, { limit });
-        expect(
-          results.map((r) => ({ path: r.path, score: r.score })),
-          `${query} (${limit})`,
-        ).to.deep.equal(everyPageScored(index, query, limit));
-      }
-    }
+    for (const query of queries) for (const limit of [1, 10, 60, 5000]) expectExact(index, query, limit);
   });
 
   it('stays exact when a filter after ranking rejects most of the best pages', () => {
     const visible = (path: string) => path.startsWith('log/') || path.endsWith('7.md');
-    for (const query of queries) {
-      const { results } = index.search(query, { limit: 20, visible });
-      expect(
-        results.map((r) => ({ path: r.path, score: r.score })),
-        query,
-      ).to.deep.equal(everyPageScored(index, query, 20, visible));
-    }
+    for (const query of queries) expectExact(index, query, 20, visible);
   });
 });
