@@ -146,9 +146,10 @@ export function restHandler(services: Services, catalog: AnyOperation[]): (req: 
     if (refused) throw refused;
     const url = underPrefix(req.url!);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    if (hasBody && table.find(req.method!, url)?.route.op.rest?.bytes !== 'in') await parseBody(req, res);
-    req.credential = await authenticate(services, req);
+    // Looked up before the key is checked, but answered after: an unknown endpoint without a key is a 401.
     const found = table.find(req.method!, url);
+    if (hasBody && found?.route.op.rest?.bytes !== 'in') await parseBody(req, res);
+    req.credential = await authenticate(services, req);
     if (found) {
       // The request log names the pattern, as Express's route did.
       req.route = { path: found.route.pattern };
