@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import { ObjectReader } from '../git/object-reader.js';
 import { pageMeta } from './page-meta.js';
 import { errorOf, startWorker, type PostedError } from './worker-thread.js';
@@ -17,14 +18,30 @@ export type ParsedPage = ReturnType<typeof pageMeta>;
 export type ParseMessage = { pages: ParsedPage[] } | { end: true } | { failed: PostedError };
 
 const READ_BATCH = 64;
+/** Text parsed between two turns of the event loop: a few large pages cost ~100 ms per MiB. */
+const PARSE_SLICE_BYTES = 512 * 1024;
 
-/** The build's pages, read from git and parsed, a batch at a time. */
+/**
+ * The build's pages, read from git and parsed, a batch at a time. A batch ends early after
+ * PARSE_SLICE_BYTES of text and the next waits for a turn of the event loop: a build in the
+ * serving thread (small vaults) must not keep requests waiting through a few 1 MiB pages.
+ */
 export async function* parsePages(input: PageList): AsyncGenerator<ParsedPage[]> {
   const objects = new ObjectReader(input.gitdir);
   for (let i = 0; i < input.paths.length; i += READ_BATCH) {
     const oids = input.oids.slice(i, i + READ_BATCH);
     const blobs = await Promise.all(oids.map((oid) => objects.blob(oid)));
-    yield oids.map((oid, j) => pageMeta(input.paths[i + j], oid, blobs[j]));
+    let slice: ParsedPage[] = [];
+    let bytes = 0;
+    for (const [j, oid] of oids.entries()) {
+      slice.push(pageMeta(input.paths[i + j], oid, blobs[j]));
+      bytes += blobs[j].length;
+      if (bytes < PARSE_SLICE_BYTES || j === oids.length - 1) continue;
+      yield slice;
+      await setImmediate();
+      [slice, bytes] = [[], 0];
+    }
+    yield slice;
   }
 }
 
