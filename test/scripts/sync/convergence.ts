@@ -69,9 +69,15 @@ export async function convergence(server: TestServer, dirs: [string, string], ms
       }
       await sleep(50 + Math.random() * 200);
     }
+    let differences = '';
     await until('both folders to equal the vault', settleMs, async () => {
       const vault = await serverHashes(server, owner);
-      return dirs.every((dir) => sameFiles(folderHashes(dir), vault)) || undefined;
+      const unsettled = dirs.map((dir) => differing(folderHashes(dir), vault));
+      differences = unsettled.map((paths, i) => `folder ${i}: ${paths.join(', ') || 'equal'}`).join('; ');
+      return unsettled.every((paths) => paths.length === 0) || undefined;
+    }).catch((err: Error) => {
+      // Which paths never settled is what tells a slow machine from a loop between clients.
+      throw new Error(`${err.message} (${differences})`);
     });
   } finally {
     for (const child of clients) child.kill('SIGTERM');
@@ -127,8 +133,10 @@ function localAppendFile(dir: string, path: string, marker: string): void {
   appendFileSync(file, `${existsSync(file) ? '' : IMAGE_HEAD}${marker}\n`);
 }
 
-function sameFiles(a: Map<string, string>, b: Map<string, string>): boolean {
-  return a.size === b.size && [...a].every(([path, text]) => b.get(path) === text);
+/** The paths where a folder and the vault differ: missing on either side or with other contents. */
+function differing(folder: Map<string, string>, vault: Map<string, string>): string[] {
+  const paths = new Set([...folder.keys(), ...vault.keys()]);
+  return [...paths].filter((path) => folder.get(path) !== vault.get(path)).sort();
 }
 
 async function restMove(server: TestServer, key: string, roll: number, from: string, to: string): Promise<void> {
