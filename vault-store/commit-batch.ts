@@ -125,7 +125,7 @@ export class CommitBatch {
       const moving = branch.move();
       // The new index is built (CPU: entries, SHA-1 of the file) while the ref's folder is
       // fsynced; it resolves to the error, if any, and is put in place once the ref has moved.
-      indexReady = index.prepare(indexChanges(files), repo.dir).then(
+      indexReady = index.prepare(indexChanges(files), repo.dir, this.tipTree).then(
         () => undefined,
         (err: unknown) => err ?? new Error('index'),
       );
@@ -184,7 +184,7 @@ export class CommitBatch {
     try {
       if (prepareError === undefined) return await lock.commit();
       if (!(prepareError instanceof IndexFileError) || prepareError.reason === 'unsupported') throw prepareError;
-      await index.rebuild(await indexFiles(repo, this.tipTree!), repo.dir);
+      await index.rebuild(await indexFiles(repo, this.tipTree!), repo.dir, this.tipTree);
     } catch (err) {
       log.warn({ vault: repo.dir, err: (err as Error).message }, 'updating .git/index failed');
     } finally {

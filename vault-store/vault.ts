@@ -1,10 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { BranchMoved, CommitBatch } from './commit-batch.js';
-import { EXTERNAL_AUTHOR, indexFiles, type Author, type CommitEvent } from './commit-parts.js';
+import { EXTERNAL_AUTHOR, type Author, type CommitEvent } from './commit-parts.js';
 import { QuireError } from './errors.js';
 import { BRANCH_REF, GitRepo } from './git/repo.js';
 import { GitIndex } from './git/index-file.js';
+import { bringIndexToHead } from './index-at-open.js';
 import { busyState } from './git/repo-state.js';
 import { silentLog, type Log } from './log.js';
 import type { Manifest } from './manifest.js';
@@ -79,9 +80,10 @@ export class Vault {
     const saved = options.manifestFile === undefined ? undefined : await readManifestFile(options.manifestFile, tree);
     const manifest = saved ?? (await manifestOfTree(repo, tree));
     const index = new GitIndex({ gitdir: repo.gitdir, waitMs: options.lockWaitMs, fileMode: repo.fileSystem.filemode });
-    // A new vault's first files are in the index at once, so `git status` is clean from the start.
-    if (repo.created) await (await index.lock()).rebuild(await indexFiles(repo, tree), repo.dir);
-    const vault = new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), options.log ?? silentLog);
+    const log = options.log ?? silentLog;
+    // `git status` is clean from the start: a new vault's first files, or a batch a crash cut short, are in the index.
+    await bringIndexToHead(repo, index, tree, log);
+    const vault = new Vault(repo, manifest, ignore, index, head, now, new Date(author.timestamp * 1000), log);
     vault.manifestFile = options.manifestFile;
     if (saved) vault.savedTree = tree;
     else await vault.saveManifest();
@@ -104,9 +106,12 @@ export class Vault {
     }
   }
 
-  /** Lets queued writes land, then saves the manifest for the next open (see `VaultOptions.manifestFile`). */
+  /** Lets queued writes land and a merge of packs finish, then saves the manifest for the next open (see `VaultOptions.manifestFile`). */
   settle(): Promise<void> {
-    return this.exclusive(() => this.saveManifest());
+    return this.exclusive(async () => {
+      await this.repo.packsSettled();
+      await this.saveManifest();
+    });
   }
 
   /**

@@ -1,9 +1,12 @@
-import { lstatSync, promises as fsp, statSync, type BigIntStats, type Stats } from 'node:fs';
+import { existsSync, lstatSync, promises as fsp, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from './hash-blob.js';
-import { IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
+import { INDEX_HASH_SIZE, IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
 import { SortedIndex } from './index-memory.js';
 import { LockFile } from './lock-file.js';
+
+/** Beside `.git/index` (see GitIndex.writtenFor); git leaves files it does not know in the git folder alone. */
+const INDEX_NOTE = 'quire-index';
 
 const u32 = (n: number | bigint): number => (typeof n === 'bigint' ? Number(BigInt.asUintN(32, n)) : n >>> 0);
 const NO_FLAGS = Object.freeze({ assumeValid: false, skipWorktree: false, intentToAdd: false });
@@ -52,19 +55,27 @@ export interface IndexChange {
   size?: number;
 }
 
-/** The index held under git's lock: write the server's changes once, or let it go untouched. */
+/** A whole tree's files, as `rebuild` takes them. */
+export type IndexFiles = readonly { path: string; oid: string; mode: number }[];
+
+/**
+ * The index held under git's lock: write the server's changes once, or let it go untouched.
+ * `tree`, when given, is the tree the branch holds once this index is in place: noted beside
+ * it (see GitIndex.writtenFor) so that an open after a crash between moving the branch and
+ * writing the index finds the index behind.
+ */
 export interface IndexLock {
   /**
    * Builds the index with `changes` (see GitIndex.update) into the lock file, not yet in
    * place: the write path does this while the branch's fsync runs, then calls `commit`.
    */
-  prepare(changes: readonly IndexChange[], worktree: string): Promise<void>;
+  prepare(changes: readonly IndexChange[], worktree: string, tree?: string): Promise<void>;
   /** Puts the prepared index in place and releases the lock. */
   commit(): Promise<void>;
   /** Applies `changes` (prepare, then commit). */
-  apply(changes: readonly IndexChange[], worktree: string): Promise<void>;
+  apply(changes: readonly IndexChange[], worktree: string, tree?: string): Promise<void>;
   /** Writes a whole index for `files` (see GitIndex.rebuild) and releases the lock. */
-  rebuild(files: readonly { path: string; oid: string; mode: number }[], worktree: string): Promise<void>;
+  rebuild(files: IndexFiles, worktree: string, tree?: string): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -90,6 +101,8 @@ async function matchesBlob(file: string, st: BigIntStats, oid: string, size: num
 export class GitIndex {
   readonly #gitdir: string;
   readonly #indexPath: string;
+  /** `<tree> <checksum>`: the tree the server last wrote the index for, and that index's trailing SHA-1. */
+  readonly #notePath: string;
   readonly #waitMs: number | undefined;
   readonly #fileMode: boolean;
   #index: SortedIndex | undefined;
@@ -98,6 +111,7 @@ export class GitIndex {
   constructor(options: GitIndexOptions) {
     this.#gitdir = options.gitdir;
     this.#indexPath = join(options.gitdir, 'index');
+    this.#notePath = join(options.gitdir, INDEX_NOTE);
     this.#waitMs = options.waitMs;
     this.#fileMode = options.fileMode ?? true;
   }
@@ -110,13 +124,16 @@ export class GitIndex {
   async lock(): Promise<IndexLock> {
     const lock = await LockFile.acquire(this.#gitdir, 'index', { waitMs: this.#waitMs });
     let prepared: SortedIndex | undefined;
+    let note: string | undefined;
     let used = false;
-    const prepare = async (build: () => Promise<SortedIndex>) => {
+    const prepare = async (build: () => Promise<SortedIndex>, tree: string | undefined) => {
       if (used) throw new Error('the index lock was already used');
       used = true;
       try {
         prepared = await build();
-        lock.write(prepared.toBuffer());
+        const bytes = prepared.toBuffer();
+        lock.write(bytes);
+        if (tree !== undefined) note = `${tree} ${bytes.toString('hex', bytes.length - INDEX_HASH_SIZE)}\n`;
       } catch (err) {
         this.#index = undefined; // may hold changes that never reach the disk
         await lock.release();
@@ -133,16 +150,19 @@ export class GitIndex {
       }
       this.#index = prepared;
       this.#stamp = statSync(this.#indexPath, { bigint: true });
+      // Written in place after the index, never before: a note naming an index that is not
+      // on disk would make an open trust it. Derived, so not fsynced; a torn note matches nothing.
+      if (note !== undefined) writeFileSync(this.#notePath, note);
     };
     return {
-      prepare: (changes, worktree) => prepare(() => this.#applied(changes, worktree)),
+      prepare: (changes, worktree, tree) => prepare(() => this.#applied(changes, worktree), tree),
       commit,
-      apply: async (changes, worktree) => {
-        await prepare(() => this.#applied(changes, worktree));
+      apply: async (changes, worktree, tree) => {
+        await prepare(() => this.#applied(changes, worktree), tree);
         await commit();
       },
-      rebuild: async (files, worktree) => {
-        await prepare(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree)));
+      rebuild: async (files, worktree, tree) => {
+        await prepare(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree)), tree);
         await commit();
       },
       release: async () => {
@@ -153,14 +173,39 @@ export class GitIndex {
   }
 
   /** Applies `changes` under index.lock. Throws IndexFileError when the index is missing or corrupt (call `rebuild`) or unsupported (leave it). */
-  async update(changes: readonly IndexChange[], worktree: string): Promise<void> {
+  async update(changes: readonly IndexChange[], worktree: string, tree?: string): Promise<void> {
     if (changes.length === 0) return;
-    await (await this.lock()).apply(changes, worktree);
+    await (await this.lock()).apply(changes, worktree, tree);
   }
 
   /** Writes a whole index for a tree's files (when .git/index is missing or unreadable). */
-  async rebuild(files: readonly { path: string; oid: string; mode: number }[], worktree: string): Promise<void> {
-    await (await this.lock()).rebuild(files, worktree);
+  async rebuild(files: IndexFiles, worktree: string, tree?: string): Promise<void> {
+    await (await this.lock()).rebuild(files, worktree, tree);
+  }
+
+  /** True when there is no `.git/index` (a new repository, or one whose index was deleted). */
+  get missing(): boolean {
+    return !existsSync(this.#indexPath);
+  }
+
+  /**
+   * The tree the server last wrote `.git/index` for, when the index on disk is still that
+   * file (its trailing SHA-1 is the one noted); undefined when git has written it since, or
+   * nothing was noted. Reads the note and the index's last 20 bytes only.
+   */
+  async writtenFor(): Promise<string | undefined> {
+    const note = /^([0-9a-f]{40}) ([0-9a-f]{40})\n$/.exec(await fsp.readFile(this.#notePath, 'latin1').catch(() => ''));
+    if (!note) return undefined;
+    const file = await fsp.open(this.#indexPath).catch(() => undefined);
+    if (!file) return undefined;
+    try {
+      const { size } = await file.stat();
+      if (size < INDEX_HASH_SIZE) return undefined;
+      const { buffer } = await file.read(Buffer.alloc(INDEX_HASH_SIZE), 0, INDEX_HASH_SIZE, size - INDEX_HASH_SIZE);
+      return buffer.toString('hex') === note[2] ? note[1] : undefined;
+    } finally {
+      await file.close();
+    }
   }
 
   async #applied(changes: readonly IndexChange[], worktree: string): Promise<SortedIndex> {

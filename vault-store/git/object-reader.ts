@@ -43,8 +43,35 @@ export class ObjectReader {
   private readonly recent = new Map<string, Buffer>();
   private recentBytes = 0;
 
-  constructor(gitdir: string) {
+  constructor(
+    gitdir: string,
+    /** Objects written and not yet in a pack this reader knows (see PendingObjects). */
+    private readonly pending?: { get(oid: string): PackedObject | undefined },
+  ) {
     this.objects = join(gitdir, 'objects');
+  }
+
+  /** True when a pack this reader knows holds `oid` (in memory: no file is touched). */
+  async inPack(oid: string): Promise<boolean> {
+    return (await this.locate(oid, false)) !== undefined;
+  }
+
+  /**
+   * Packs this process wrote (`added`) or merged away (`removed`), by path without extension:
+   * the list follows without re-reading the folder. A pack removed stays readable by whoever
+   * holds it (its descriptor is open) until it is collected.
+   */
+  async packsChanged(added: string, removed: readonly string[] = []): Promise<void> {
+    if (!this.packs) return; // read with everything in place when first needed
+    const gone = new Set([...removed, added]);
+    const previous = this.packs;
+    // Chained, so changes told at once (a batch's pack, a merge) all stay in the list.
+    this.packs = (async () => {
+      const opened = await PackFile.open(added).catch(() => undefined);
+      if (!opened) return this.openPacks(); // looked for in the folder again
+      return [...(await previous).filter((p) => !gone.has(p.path)), opened];
+    })();
+    await this.packs;
   }
 
   /** Blobs can be large: big ones are inflated off the event loop. */
@@ -83,6 +110,10 @@ export class ObjectReader {
    */
   async blobStream(oid: string, range?: ByteRange): Promise<Readable> {
     checkOid(oid);
+    if (this.pending?.get(oid)) {
+      const data = await this.blob(oid);
+      return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
+    }
     const path = this.pathOf(oid);
     if (existsSync(path)) return looseBlobStream(path, range);
     const { pack, offset } = await this.locate(oid, true);
@@ -112,7 +143,7 @@ export class ObjectReader {
    */
   async commit(oid: string): Promise<CommitInfo> {
     checkOid(oid);
-    const packed = await this.packed(oid);
+    const packed = this.pending?.get(oid) ?? (await this.packed(oid));
     if (packed) return parseCommit(oid, ofType(oid, 'commit', packed));
     let deflated: Buffer | undefined;
     try {
@@ -136,7 +167,7 @@ export class ObjectReader {
   /** Any object by id, loose or packed; also how a REF_DELTA finds its base. */
   private async anyObject(oid: string): Promise<PackedObject> {
     // The pack index is in memory, so asking it first costs nothing; a failed open does.
-    const packed = await this.packed(oid);
+    const packed = this.pending?.get(oid) ?? (await this.packed(oid));
     if (packed) return packed;
     const deflated = await fsp.readFile(this.pathOf(oid)).catch(() => undefined);
     return deflated ? unwrap(await inflateObject(deflated)) : this.fromPacks(oid);
@@ -144,6 +175,8 @@ export class ObjectReader {
 
   /** Any object's type and size, loose or packed, without inflating its content; also how a REF_DELTA's base type is found. */
   private async header(oid: string): Promise<ObjectHeader> {
+    const held = this.pending?.get(oid);
+    if (held) return { type: held.type, size: held.data.byteLength };
     const found = await this.locate(oid, false);
     if (found) return found.pack.header(found.offset, (base) => this.header(base));
     const loose = await looseHeader(this.pathOf(oid));
@@ -153,9 +186,10 @@ export class ObjectReader {
   }
 
   /**
-   * The pack holding `oid` and where. Quire never repacks, but `git gc` run by hand moves
-   * loose objects into a new pack: with `reload`, an object in no pack known re-reads the
-   * pack list once before it is called missing (an error).
+   * The pack holding `oid` and where. Packs Quire writes and merges are told to the reader
+   * (packsChanged), but `git gc` run by hand moves loose objects into a new pack: with
+   * `reload`, an object in no pack known re-reads the pack list once before it is called
+   * missing (an error).
    */
   private async locate(oid: string, reload: true): Promise<{ pack: PackFile; offset: number }>;
   private async locate(oid: string, reload: false): Promise<{ pack: PackFile; offset: number } | undefined>;

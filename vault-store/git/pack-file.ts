@@ -51,6 +51,8 @@ export class PackFile {
   private baseBytes = 0;
 
   private constructor(
+    /** The pack's path without `.pack` or `.idx`. */
+    readonly path: string,
     private readonly fd: number,
     private readonly ids: Buffer,
     private readonly fanout: Uint32Array,
@@ -78,7 +80,7 @@ export class PackFile {
     }
     const fd = fs.openSync(`${base}.pack`, 'r');
     const packEnd = fs.fstatSync(fd).size - 20;
-    const pack = new PackFile(fd, idx.subarray(idsAt, idsAt + count * 20), fanout, offsets, offsets.slice().sort(), packEnd);
+    const pack = new PackFile(base, fd, idx.subarray(idsAt, idsAt + count * 20), fanout, offsets, offsets.slice().sort(), packEnd);
     descriptors.register(pack, fd);
     return pack;
   }

@@ -8,7 +8,9 @@ import { storeOpenFile } from './file-blob.js';
 import { fileSystemOf, writeNewRepoConfig, type FileSystemProbe } from './fs-probe.js';
 import { LockFile, removeOwnStaleLocks } from './lock-file.js';
 import { ObjectReader } from './object-reader.js';
-import { serializeCommit, writeObject, type CommitFields } from './object-writer.js';
+import { serializeCommit, type CommitFields } from './object-writer.js';
+import { MERGE_COUNT, mergeSmallPacks } from './pack-merge.js';
+import { PendingObjects } from './pending-objects.js';
 import { EMPTY_TREE, TreeStore } from './tree-store.js';
 
 export const BRANCH = 'main';
@@ -35,11 +37,13 @@ export type { ByteRange } from './inflate-stream.js';
 
 /**
  * Plumbing over one non-bare repository. Objects are read by our `ObjectReader` and
- * written by `object-writer.ts` (node's zlib; isomorphic-git's pako and re-hashing cost
- * most of the time on reads of many objects); refs are moved by us (atomic rename) so a
- * crash leaves them at the old or the new commit, under git's lock files so that git commands
- * in the same folder serialise with us. isomorphic-git remains for what it does
- * once or rarely and where git's own formats have cases we would otherwise re-implement:
+ * written by us (node's zlib; isomorphic-git's pako and re-hashing cost most of the time on
+ * reads of many objects): held in memory until `flushObjects` writes them as one pack
+ * (`pending-objects.ts`), except uploads streamed into loose objects. Refs are moved by us
+ * (atomic rename) so a crash leaves them at the old or the new commit, under git's lock
+ * files so that git commands in the same folder serialise with us. isomorphic-git remains
+ * for what it does once or rarely and where git's own formats have cases we would otherwise
+ * re-implement:
  * `init`, and resolving and listing refs (loose or in `packed-refs` after a `git gc`).
  * Within the process, callers serialise mutations (see WriteQueue).
  */
@@ -50,10 +54,15 @@ export class GitRepo {
   readonly trees: TreeStore;
   /** node's fs for isomorphic-git, recording the files it writes for `flushObjects`. */
   private readonly fs: typeof fs;
-  /** Makes every object written so far durable; call before moving a ref to them. */
-  readonly flushObjects: () => Promise<void>;
-  /** Records an object file written outside isomorphic-git, for `flushObjects`. */
+  /** fsyncs the loose object files written so far (streamed blobs, isomorphic-git's). */
+  private readonly flushLoose: () => Promise<void>;
+  /** Records a loose object file written outside isomorphic-git, for `flushObjects`. */
   private readonly trackObject: (path: string) => void;
+  /** Blobs, trees and commits written and not yet in a pack (see PendingObjects). */
+  private readonly pending = new PendingObjects();
+  /** Packs written since small packs were last merged, and the merge running, if any. */
+  private packsSinceMerge = 0;
+  private merging: Promise<void> | undefined;
   /** What the file system can do, probed at open (and written to `core.*`). */
   fileSystem: FileSystemProbe = { ignorecase: false, symlinks: true, filemode: true };
   /** This open made the repository (it has no `.git/index` yet). */
@@ -65,13 +74,37 @@ export class GitRepo {
     private readonly lockWaitMs?: number,
   ) {
     this.gitdir = join(dir, '.git');
-    ({ fs: this.fs, flush: this.flushObjects, track: this.trackObject } = durableFs());
-    this.objects = new ObjectReader(this.gitdir);
+    ({ fs: this.fs, flush: this.flushLoose, track: this.trackObject } = durableFs());
+    this.objects = new ObjectReader(this.gitdir, this.pending);
     this.trees = new TreeStore(
       (oid) => this.objects.tree(oid),
-      this.gitdir,
-      (path) => this.trackObject(path),
+      (body) => this.pending.add('tree', body),
     );
+  }
+
+  /**
+   * Makes every object written so far durable (those held in memory as one pack); call before
+   * moving a ref to them. Every MERGE_COUNT packs, small packs are merged in the background.
+   */
+  readonly flushObjects = async (): Promise<void> => {
+    const [, pack] = await Promise.all([this.flushLoose(), this.pending.flush(this.gitdir, this.objects)]);
+    if (pack === undefined || ++this.packsSinceMerge < MERGE_COUNT || this.merging) return;
+    this.packsSinceMerge = 0;
+    this.merging = this.mergePacks().finally(() => (this.merging = undefined));
+  };
+
+  /** Lets a merge of packs running finish (a vault closing, a test checking the folder). */
+  async packsSettled(): Promise<void> {
+    await this.merging;
+  }
+
+  private async mergePacks(): Promise<void> {
+    try {
+      const done = await mergeSmallPacks(this.gitdir);
+      if (done) await this.objects.packsChanged(done.base, done.merged);
+    } catch {
+      // The packs stay as they were, all valid; the next merge takes them.
+    }
   }
 
   /**
@@ -175,7 +208,7 @@ export class GitRepo {
   }
 
   async writeBlob(data: Uint8Array): Promise<string> {
-    const oid = await writeObject(this.gitdir, 'blob', data, this.trackObject);
+    const oid = this.pending.add('blob', data);
     this.objects.remember(oid, data);
     return oid;
   }
@@ -191,8 +224,8 @@ export class GitRepo {
   }
 
   async commit(input: CommitFields): Promise<string> {
-    if (input.tree === EMPTY_TREE) await writeObject(this.gitdir, 'tree', Buffer.alloc(0), this.trackObject);
-    return writeObject(this.gitdir, 'commit', serializeCommit(input), this.trackObject);
+    if (input.tree === EMPTY_TREE) this.pending.add('tree', Buffer.alloc(0));
+    return this.pending.add('commit', serializeCommit(input));
   }
 
   /** Points `ref` at `oid` under its lock, durably: the branch only at creation (later, see lockBranch). */

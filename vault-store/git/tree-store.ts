@@ -1,5 +1,5 @@
 import type { TreeEntry } from 'isomorphic-git';
-import { serializeTree, sortTree, treeEntrySize, writeObject } from './object-writer.js';
+import { serializeTree, sortTree, treeEntrySize } from './object-writer.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Bodies of trees this store wrote, kept to patch: each commit's trees are the last one's with an id or two changed. */
@@ -27,8 +27,8 @@ export class TreeStore {
   constructor(
     /** Reads and parses one tree object. */
     private readonly readTree: (oid: string) => Promise<TreeEntry[]>,
-    private readonly gitdir: string,
-    private readonly written: (path: string) => void,
+    /** Stores a tree's body as an object (see PendingObjects); returns its id. */
+    private readonly store: (body: Buffer) => string,
     private readonly maxTrees = 20_000,
   ) {}
 
@@ -46,7 +46,7 @@ export class TreeStore {
   }
 
   private async writeBody(sorted: TreeEntry[], body: Buffer): Promise<string> {
-    const oid = await writeObject(this.gitdir, 'tree', body, this.written);
+    const oid = this.store(body);
     this.remember(oid, sorted);
     if (this.bodies.size >= MAX_BODIES) this.bodies.delete(this.bodies.keys().next().value!);
     this.bodies.set(oid, body);

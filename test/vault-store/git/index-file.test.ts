@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeObject } from '../../../vault-store/git/object-writer.js';
 import { GitIndex, entryFromStat, type IndexChange } from '../../../vault-store/git/index-file.js';
 import { IndexFileError, parseIndex, serializeIndex } from '../../../vault-store/git/index-format.js';
 import { isQuireError } from '../../../vault-store/errors.js';
@@ -60,7 +59,7 @@ async function serverCommit(dir: string, files: Record<string, string | null>): 
   for (const { path } of changes) if (files[path] === null) rmSync(join(dir, path), { force: true, recursive: true });
   const written = Object.keys(files).filter((path) => files[path] !== null);
   for (const path of written) put(dir, path, files[path]!);
-  const oids = await Promise.all(written.map((path) => writeObject(join(dir, '.git'), 'blob', readFileSync(join(dir, path)), () => {})));
+  const oids = written.map((path) => git(dir, ['hash-object', '-w', '--', path]).trim());
   for (const change of changes)
     if (files[change.path] !== null) Object.assign(change, { oid: oids[written.indexOf(change.path)], mode: 0o100644 });
   const info = changes.map((c) => (c.oid ? `100644 ${c.oid}\t${c.path}\n` : `0 ${'0'.repeat(40)}\t${c.path}\n`)).join('');

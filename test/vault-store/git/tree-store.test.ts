@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ObjectReader } from '../../../vault-store/git/object-reader.js';
+import { PendingObjects } from '../../../vault-store/git/pending-objects.js';
 import { TreeStore } from '../../../vault-store/git/tree-store.js';
 import { gitIn, tempVault } from '../../helpers/temp-vault.js';
 
@@ -9,22 +10,26 @@ describe('TreeStore', () => {
   let v: Awaited<ReturnType<typeof tempVault>>;
   afterEach(() => v?.cleanup());
 
-  /** A vault holding a.md, a TreeStore over its objects (caching at most `cap` trees) and a.md's blob. */
+  /**
+   * A vault holding a.md, a TreeStore over its objects (caching at most `cap` trees), a.md's
+   * blob, and `flush`, which writes the trees stored so far into a pack git reads.
+   */
   async function storeIn(cap?: number) {
     v = await tempVault({ 'a.md': 'a' });
     const gitdir = join(v.dir, '.git');
-    const objects = new ObjectReader(gitdir);
+    const pending = new PendingObjects();
+    const objects = new ObjectReader(gitdir, pending);
     const trees = new TreeStore(
       (oid) => objects.tree(oid),
-      gitdir,
-      () => undefined,
+      (body) => pending.add('tree', body),
       cap,
     );
-    return { trees, blob: gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim() };
+    const flush = () => pending.flush(gitdir, objects);
+    return { trees, blob: gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim(), flush };
   }
 
   it('keeps its bound on writes as on reads, and what it wrote is what git reads', async () => {
-    const { trees, blob } = await storeIn(3);
+    const { trees, blob, flush } = await storeIn(3);
     const written: string[] = [];
     for (let i = 0; i < 10; i++) {
       written.push(await trees.write([{ mode: '100644', path: `page-${i}.md`, oid: blob }]));
@@ -32,6 +37,7 @@ describe('TreeStore', () => {
     }
     await trees.read(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
     expect(trees.cached).to.equal(3);
+    await flush();
     expect(gitIn(v.dir, 'ls-tree', '--name-only', written[9]).trim()).to.equal('page-9.md');
   });
 
@@ -55,14 +61,14 @@ describe('TreeStore', () => {
   });
 
   it('patches the ids of a tree it wrote into the same bytes a full write gives, and rewrites one whose entries change', async () => {
-    const { trees, blob } = await storeIn();
+    const { trees, blob, flush } = await storeIn();
     const other = gitIn(v.dir, 'hash-object', '-w', '--stdin').trim();
-    const objects = new ObjectReader(join(v.dir, '.git'));
+    const pending = new PendingObjects();
+    const objects = new ObjectReader(join(v.dir, '.git'), pending);
     // A second store keeps no bodies: it writes every tree in full.
     const fresh = new TreeStore(
       (oid) => objects.tree(oid),
-      join(v.dir, '.git'),
-      () => undefined,
+      (body) => pending.add('tree', body),
     );
     const names = ['a-b.md', 'é.md', '\u{1F600}.md', 'z.md'];
     const sub = await trees.write([{ mode: '100644', path: 'in.md', oid: blob }]);
@@ -71,6 +77,7 @@ describe('TreeStore', () => {
       { mode: '040000', path: 'a', oid: sub, type: 'tree' as const },
       { mode: '100755', path: 'run.sh', oid: blob, type: 'blob' as const },
     ]);
+    await flush();
     const cases = [
       [
         { path: 'é.md', oid: other },
@@ -88,6 +95,7 @@ describe('TreeStore', () => {
       const patched = await trees.apply(root, changes);
       expect(patched).to.equal(await fresh.apply(root, changes));
       expect(await trees.apply(patched, changes)).to.equal(patched);
+      await flush();
       gitIn(v.dir, 'fsck', '--strict', '--no-dangling', patched);
     }
     const listing = gitIn(v.dir, '-c', 'core.quotepath=false', 'ls-tree', '-r', await trees.apply(root, cases[0]));

@@ -60,8 +60,9 @@ describe('RawTreeDiff (the history build diffing raw trees)', () => {
     const objects = new ObjectReader(join(dir.path, '.git'));
     const parsed = new TreeStore(
       (oid) => objects.tree(oid),
-      join(dir.path, '.git'),
-      () => undefined,
+      () => {
+        throw new Error('this store only reads');
+      },
     );
     const raw = new RawTreeDiff((oid) => objects.rawTree(oid), 4);
     const pairs: [string | null, string | null][] = [

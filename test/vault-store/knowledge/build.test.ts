@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Knowledge, type KnowledgeOptions } from '../../../vault-store/knowledge/knowledge.js';
 import { Vault } from '../../../vault-store/vault.js';
+import { corruptPackedObject } from '../../helpers/corrupt-object.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
@@ -86,9 +87,8 @@ describe('the index build in a builder process', () => {
 
   it('fails with the error a build in the thread gives, and leaves no index behind, when a page blob is corrupt', async () => {
     const oid = ctx.vault.manifest.get('notes/p7.md')!.oid;
-    const file = join(ctx.dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2));
-    chmodSync(file, 0o644);
-    writeFileSync(file, Buffer.from('not deflated at all'));
+    await ctx.vault.repo.packsSettled(); // a merge of packs in the background would copy the object whole
+    corruptPackedObject(ctx.dir, oid);
     const failure = (options: Partial<KnowledgeOptions>) =>
       open(options).then(
         () => expect.fail('opened'),
