@@ -29,30 +29,32 @@ const FIRST = 64;
  *
  * With a `ceiling` (on the scores of candidates left out of `bounds`) a candidate is yielded
  * only once it beats the ceiling, so the order is still that of all of them; the walk
- * returns false when it cannot go on without them, true when it yielded everything there was.
+ * returns false when it cannot go on without them (or `score` returned null: it gives up),
+ * true when it yielded everything there was.
  */
 export function* bestFirst<T>(
   bounds: Float64Array,
-  score: (i: number) => Ranked<T> | undefined,
+  score: (i: number) => Ranked<T> | undefined | null,
   ceiling = -Infinity,
 ): Generator<Ranked<T>, boolean> {
   const floor = bounds.length > 16 * FIRST ? highest(bounds, FIRST) : -Infinity;
   // The queues' arrays are shared by the searches of the process, one generator at a time.
-  const own = spare.length >= bounds.length && !spareInUse;
-  const slots = own ? spare : new Uint32Array(bounds.length);
+  const own = spare.slots.length >= bounds.length && !spareInUse;
+  const { slots, keys } = own ? spare : { slots: new Uint32Array(bounds.length), keys: new Float64Array(bounds.length) };
   if (own) spareInUse = true;
   try {
-    let order = new BoundQueue(slots, bounds, floor, true);
+    let order = new BoundQueue(slots, keys, bounds, floor, true);
     let rest = floor > -Infinity;
     const pending = new Heap<T>();
     for (;;) {
       while (order.size > 0 && (pending.size === 0 || order.topBound >= pending.top.score)) {
         const ranked = score(order.pop());
+        if (ranked === null) return false;
         if (ranked) pending.push(ranked);
       }
       if (rest && (pending.size === 0 || pending.top.score < floor)) {
         // The first queue is done with: the rest take its array.
-        order = new BoundQueue(slots, bounds, floor, false);
+        order = new BoundQueue(slots, keys, bounds, floor, false);
         rest = false;
         continue;
       }
@@ -63,16 +65,16 @@ export function* bestFirst<T>(
     }
   } finally {
     if (own) spareInUse = false;
-    else if (bounds.length > spare.length && !spareInUse) spare = slots;
+    else if (bounds.length > spare.slots.length && !spareInUse) spare = { slots, keys };
   }
 }
 
 /**
- * A queue's array, kept for the next search: at 100k pages a query's candidates fill
- * hundreds of KB, and a fresh array per query was garbage that brought collections of a
+ * A queue's arrays, kept for the next search: at 100k pages a query's candidates fill
+ * hundreds of KB, and fresh arrays per query were garbage that brought collections of a
  * large heap into the slowest queries.
  */
-let spare = new Uint32Array(0);
+let spare = { slots: new Uint32Array(0), keys: new Float64Array(0) };
 let spareInUse = false;
 
 /** The `count`-th highest of `values` (count ≤ their number), kept in a min-heap of `count`. */
@@ -99,45 +101,54 @@ function siftDown(heap: Float64Array, at: number, value: number): void {
 /**
  * Indices by bound, highest first: those at or `above` `floor`, or those below it. A heap,
  * not a sort: a query over common words has thousands of candidates and reads a few dozen;
- * sorting them all was a third of its time.
+ * sorting them all was a third of its time. Each place holds its bound beside its index
+ * (`keys`): a phrase of common words pops tens of thousands, and looking bounds up by index
+ * missed the caches at every level.
  */
 class BoundQueue {
   size = 0;
 
-  /** `heap`: room for every candidate, its contents free to overwrite. */
+  /** `heap`, `keys`: room for every candidate, their contents free to overwrite. */
   constructor(
     private readonly heap: Uint32Array,
-    private readonly bounds: Float64Array,
+    private readonly keys: Float64Array,
+    bounds: Float64Array,
     floor: number,
     above: boolean,
   ) {
-    for (let i = 0; i < bounds.length; i++) if (bounds[i] >= floor === above) this.heap[this.size++] = i;
-    for (let at = (this.size >> 1) - 1; at >= 0; at--) this.sink(at);
+    for (let i = 0; i < bounds.length; i++) {
+      if (bounds[i] >= floor !== above) continue;
+      this.heap[this.size] = i;
+      this.keys[this.size++] = bounds[i];
+    }
+    for (let at = (this.size >> 1) - 1; at >= 0; at--) this.sink(at, this.heap[at], this.keys[at]);
   }
 
   get topBound(): number {
-    return this.bounds[this.heap[0]];
+    return this.keys[0];
   }
 
   pop(): number {
     const top = this.heap[0];
-    this.heap[0] = this.heap[--this.size];
-    this.sink(0);
+    this.size -= 1;
+    this.sink(0, this.heap[this.size], this.keys[this.size]);
     return top;
   }
 
-  private sink(at: number): void {
-    const { heap, bounds, size } = this;
-    const item = heap[at];
+  /** Places index `item` with bound `key` at `at` and sinks it to its place. */
+  private sink(at: number, item: number, key: number): void {
+    const { heap, keys, size } = this;
     for (;;) {
       let child = 2 * at + 1;
       if (child >= size) break;
-      if (child + 1 < size && bounds[heap[child + 1]] > bounds[heap[child]]) child += 1;
-      if (bounds[heap[child]] <= bounds[item]) break;
+      if (child + 1 < size && keys[child + 1] > keys[child]) child += 1;
+      if (keys[child] <= key) break;
       heap[at] = heap[child];
+      keys[at] = keys[child];
       at = child;
     }
     heap[at] = item;
+    keys[at] = key;
   }
 }
 

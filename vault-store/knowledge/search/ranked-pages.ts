@@ -3,6 +3,7 @@ import type { Bm25 } from './bm25.js';
 import type { IndexedDoc, IndexedDocs } from './indexed-docs.js';
 import { Holdings, saturated, type Slot } from './score-bounds.js';
 import { FIELD_COUNT } from './term-table.js';
+import { TableScorer } from './table-scorer.js';
 
 /** A ranked page and the bits (as Holdings numbers alternatives) of what it holds. */
 export interface Found {
@@ -35,6 +36,19 @@ const ALL = -1;
  */
 const SKIP_SHARE = 0.25;
 const SKIP_MIN_BYTES = 512;
+/**
+ * Scoring a page from its term table costs about what decoding this many bytes of
+ * postings does: past as many pages as the unread lists hold bytes over this, those
+ * lists are read for the pages met instead (Holdings.fillIn).
+ */
+const TABLE_SCORE_BYTES = 2048;
+/**
+ * Late lists are left unread, and pages scored from their tables, only when they hold this
+ * many times the bytes of the query's other lists. Below, the pages near the top were too
+ * many more often than not (the bench's 300 queries at 100k: 140 of 197 gave up and read
+ * the lists after all, each costing more than reading them at once).
+ */
+const TABLES_FROM = 40;
 
 /**
  * The pages of a query best first, exactly as scoring every page would order them. Long
@@ -45,23 +59,42 @@ const SKIP_MIN_BYTES = 512;
  * resumes after the pages already yielded: the order is a total one, so it goes on where
  * it stopped. A quoted phrase's rarest word is never read late: a page lacking it is no
  * result, so the pages it meets are all there are.
+ *
+ * When the late lists dwarf the others (a common word typed with completions: 100k postings
+ * beside a few hundred), they are not read at all: the pages met are taken by a bound (what
+ * the late lists can add at most) and scored from their own term tables, a few dozen at most
+ * (TABLE_SCORE_BYTES); past that, the late lists fill in the pages met after all and an exact
+ * walk goes on after the pages already yielded.
  */
 export function* rankPages(index: IndexedDocs, query: RankQuery): Generator<Ranked<Found>> {
   const late = lateLists(index, query);
   let yielded = 0;
   if (late) {
-    const holdings = Holdings.read(index, query.slots, query.bm25, late)!;
+    const [unread, read] = lateBytes(index, query.slots, late);
+    // Pages' tables pay when the late lists dwarf the others; else the pages near the top are too many.
+    const holdings = Holdings.read(index, query.slots, query.bm25, late, unread >= TABLES_FROM * read)!;
     // A page not met lacks every required word none of whose lists was read late.
     const ceiling = query.required & ~lateBits(late) ? -Infinity : holdings.ceiling();
-    const walk = walkHoldings(index, query, holdings, ceiling);
+    const tables = { left: unread / TABLE_SCORE_BYTES };
+    let walk = walkHoldings(index, query, holdings, ceiling, tables);
+    let skip = 0;
     try {
       for (let step = walk.next(); ; step = walk.next()) {
-        if (step.done) {
-          if (step.value) return;
-          break;
+        if (!step.done) {
+          if (skip > 0) skip -= 1;
+          else {
+            yield step.value;
+            yielded += 1;
+          }
+          continue;
         }
-        yield step.value;
-        yielded += 1;
+        if (step.value) return;
+        if (!holdings.partial || tables.left >= 0) break;
+        // Too many pages near the top to read each one's table: the unread lists fill in the
+        // pages met, and a walk on exact scores goes on after the pages already yielded.
+        holdings.fillIn(index, query.slots, query.bm25);
+        walk = walkHoldings(index, query, holdings, ceiling);
+        skip = yielded;
       }
     } finally {
       walk.return(false);
@@ -70,6 +103,17 @@ export function* rankPages(index: IndexedDocs, query: RankQuery): Generator<Rank
   const holdings = Holdings.read(index, query.slots, query.bm25);
   const walk = holdings ? walkHoldings(index, query, holdings) : walkCandidates(index, query);
   for (const ranked of walk) if (yielded-- <= 0) yield ranked;
+}
+
+/** Bytes of the lists `late` marks, and of the query's other lists. */
+function lateBytes(index: IndexedDocs, slots: Slot[], late: Uint8Array): [number, number] {
+  const bytes = [0, 0];
+  slots
+    .flatMap((s) => s.alternatives)
+    .forEach((alt, bit) => {
+      for (let f = 0; f < FIELD_COUNT; f++) bytes[late[bit] & (1 << f) ? 0 : 1] += index.postings.weight(alt.id, f);
+    });
+  return [bytes[0], bytes[1]];
 }
 
 function lateBits(late: Uint8Array): number {
@@ -106,25 +150,42 @@ function lateLists(index: IndexedDocs, { slots, bm25, required }: RankQuery): Ui
   return any ? skip : undefined;
 }
 
+/**
+ * The pages holdings met, best first. While lists are left unread, `scores` are bounds and
+ * pages are scored from their own tables, at most `tables.left` of them: past that the
+ * walk gives up (returns false, `tables.left` below 0).
+ */
 function walkHoldings(
   index: IndexedDocs,
-  { required, keep, mayMatch }: RankQuery,
+  { slots, bm25, required, keep, mayMatch }: RankQuery,
   holdings: Holdings,
   ceiling?: number,
+  tables = { left: 0 },
 ): Generator<Ranked<Found>, boolean> {
   const pool: ArrayLike<number> = keep
     ? (Array.prototype.filter.call(holdings.pages, (id: number) => index.docs[id] !== undefined && keep(index.docs[id])) as number[])
     : holdings.pages;
   const scores = holdings.scores(pool);
+  const table = holdings.partial ? new TableScorer(slots, bm25) : undefined;
   return bestFirst(
     scores,
     (i) => {
+      if (!table) {
+        // The page's own object last: at 100k pages it is a cache miss, and phrases pop thousands.
+        const held = holdings.mask(pool[i]);
+        if ((held & required) !== required || scores[i] <= 0) return undefined;
+        const doc = index.docs[pool[i]];
+        if (!doc || (mayMatch && !mayMatch(doc))) return undefined;
+        return { item: { doc, held }, key: doc.path, score: scores[i] };
+      }
       const doc = index.docs[pool[i]];
       if (!doc) return undefined;
-      const held = holdings.mask(doc.id);
-      if ((held & required) !== required || scores[i] <= 0) return undefined;
+      // The phrase filter first: it costs less than reading the page's table.
       if (mayMatch && !mayMatch(doc)) return undefined;
-      return { item: { doc, held }, key: doc.path, score: scores[i] };
+      if (--tables.left < 0) return null;
+      const score = table.score(doc);
+      if ((table.held & required) !== required || score <= 0) return undefined;
+      return { item: { doc, held: table.held }, key: doc.path, score };
     },
     ceiling,
   );

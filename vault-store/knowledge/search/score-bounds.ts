@@ -27,6 +27,9 @@ let best = new Float64Array(0);
 let held = new Int32Array(0);
 let current = new Float64Array(0);
 let touched = new Int32Array(0);
+/** Per row, the last alternative `fillIn` summed it for (a count over all queries, so never cleared). */
+let marks = new Uint32Array(0);
+let pass = 0;
 /** The pages met, in row order; and the scores handed out last. */
 let rowPages = new Int32Array(0);
 let scored = new Float64Array(0);
@@ -50,7 +53,12 @@ export class Holdings {
     readonly pages: Int32Array,
     /** Per slot, the most its alternatives can score through lists read late (0: none was). */
     private readonly unread: Float64Array,
+    /** As given to `read`, when it left some list unread. */
+    private readonly late: ArrayLike<number> | undefined,
   ) {}
+
+  /** Whether `fillIn` read the lists left unread. */
+  private filled = false;
 
   /**
    * `late`: per alternative (in bit order), fields (bit f) whose lists only fill in the pages
@@ -58,8 +66,9 @@ export class Holdings {
    * most `ceiling()`; every page met is as a full read leaves it. A late list costs a
    * decode per posting, not a row: typing "ear" offers the word itself, in 99% of a
    * generated vault's pages (with a tiny idf), beside completions found in a few titles.
+   * With `unreadLate`, late lists are not read at all (see `partial`).
    */
-  static read(index: IndexedDocs, slots: Slot[], bm25: Bm25, late?: ArrayLike<number>): Holdings | undefined {
+  static read(index: IndexedDocs, slots: Slot[], bm25: Bm25, late?: ArrayLike<number>, unreadLate = false): Holdings | undefined {
     const alternatives = slots.reduce((n, s) => n + s.alternatives.length, 0);
     if (alternatives > BITS) return undefined;
     const size = index.docs.length;
@@ -67,7 +76,7 @@ export class Holdings {
     if (meet.length < 2 * size) meet = new Uint32Array(2 * Math.max(size, 1024));
     if (held.length < size) {
       const rows = Math.max(size, 1024);
-      [held, current, touched] = [new Int32Array(rows), new Float64Array(rows), new Int32Array(rows)];
+      [held, current, touched, marks] = [new Int32Array(rows), new Float64Array(rows), new Int32Array(rows), new Uint32Array(rows)];
       [rowPages, scored] = [new Int32Array(rows), new Float64Array(rows)];
     }
     if (best.length < size * width) best = new Float64Array(Math.max(size, 1024) * width);
@@ -96,7 +105,7 @@ export class Holdings {
     order.forEach((entry, bit) => Object.assign(entry, { bit, fields: late?.[bit] ?? 0 }));
     order.sort((a, b) => (a.fields ? 1 : 0) - (b.fields ? 1 : 0) || a.bit - b.bit);
     for (const { alt, fields } of order) {
-      if (fields === 0 || fields === ALL_FIELDS) continue;
+      if (fields === 0 || fields === ALL_FIELDS || unreadLate) continue;
       for (let f = 0; f < FIELD_COUNT; f++) {
         if (fields & (1 << f)) continue;
         for (const list = index.postings.read(alt.id, f, reader); list.next();) rowOf(list.id);
@@ -110,11 +119,23 @@ export class Holdings {
       // Fields in FIELDS order, as Bm25.score sums them: the same additions, the same bits.
       for (let f = 0; f < FIELD_COUNT; f++) {
         const late = (fields & (1 << f)) !== 0;
+        if (late && unreadLate) continue;
         for (const list = index.postings.read(alt.id, f, reader); list.next();) {
           const id = list.id;
-          // A late list fills in the pages met; the others it would meet score at most `ceiling()`.
-          if (late && seen[2 * id] !== now) continue;
-          const row = seen[2 * id] === now ? seen[2 * id + 1] : rowOf(id);
+          let row: number;
+          if (seen[2 * id] === now) row = seen[2 * id + 1];
+          else if (late) {
+            // A late list fills in the pages met; the others it would meet score at most `ceiling()`.
+            continue;
+          } else {
+            // rowOf, inlined: this loop runs per posting.
+            row = rows++;
+            seen[2 * id] = now;
+            seen[2 * id + 1] = row;
+            pages[row] = id;
+            for (let k = row * width; k < row * width + width; k++) bests[k] = 0;
+            holds[row] = 0;
+          }
           const part = bm25.part(f, list.count, lengths[id * FIELD_COUNT + f]);
           if (holds[row] & mask) sums[row] += part;
           else {
@@ -130,7 +151,7 @@ export class Holdings {
         bests[at] = Math.max(bests[at], alt.weight * (sums[met[t]] * alt.idf));
       }
     }
-    return new Holdings(width, pages.subarray(0, rows), unread);
+    return new Holdings(width, pages.subarray(0, rows), unread, unreadLate && unread.some((value) => value > 0) ? late : undefined);
   }
 
   /** Bit i set: the page holds alternative i in some field. */
@@ -149,26 +170,85 @@ export class Holdings {
     return (total * matched) / this.width;
   }
 
+  /** Whether lists were left unread (`unreadLate`) and not yet filled in: `scores` gives upper bounds, `mask` too little. */
+  get partial(): boolean {
+    return !this.filled && this.late !== undefined;
+  }
+
+  /**
+   * Reads the lists `read` left unread (`late`) for the pages it met only,
+   * each such alternative again whole, its fields in order (the same additions as a full
+   * read): every page met then has its exact score (`scores`) and mask, as if nothing had
+   * been read late. A decode per posting, no row.
+   */
+  fillIn(index: IndexedDocs, slots: Slot[], bm25: Bm25): void {
+    const { width, late } = this;
+    if (!late) return;
+    const [seen, bests, holds, sums, met, now, marked] = [meet, best, held, current, touched, stamp, marks];
+    const lengths = index.lengths;
+    let bit = 0;
+    slots.forEach((slot, s) => {
+      for (const alt of slot.alternatives) {
+        const mask = 1 << bit;
+        if (!late[bit++]) continue;
+        if (++pass === 0xffffffff) {
+          marked.fill(0);
+          pass = 1;
+        }
+        let count = 0;
+        for (let f = 0; f < FIELD_COUNT; f++) {
+          for (const list = index.postings.read(alt.id, f, reader); list.next();) {
+            const id = list.id;
+            if (seen[2 * id] !== now) continue;
+            const row = seen[2 * id + 1];
+            const part = bm25.part(f, list.count, lengths[id * FIELD_COUNT + f]);
+            if (marked[row] === pass) sums[row] += part;
+            else {
+              marked[row] = pass;
+              sums[row] = part;
+              met[count++] = row;
+            }
+          }
+        }
+        for (let t = 0; t < count; t++) {
+          holds[met[t]] |= mask;
+          const at = met[t] * width + s;
+          bests[at] = Math.max(bests[at], alt.weight * (sums[met[t]] * alt.idf));
+        }
+      }
+    });
+    this.filled = true;
+  }
+
   /**
    * For each of `ids` (pages it met), the score scoreDoc gives the page, by the same float
-   * operations. Valid until the next query: like the rows, the array is reused.
+   * operations; while lists are left unread, a bound on
+   * it: each slot's best as read plus the most its unread lists can add (with a margin for
+   * rounding, far below BM25's own between a count and saturation). Valid until the next
+   * query: like the rows, the array is reused.
    */
   scores(ids: ArrayLike<number>): Float64Array {
     const { width } = this;
+    const unread = this.partial ? this.unread : NONE;
     const out = scored.subarray(0, ids.length);
     for (let i = 0; i < ids.length; i++) {
       const row = meet[2 * ids[i] + 1] * width;
       let total = 0;
       let matched = 0;
       for (let k = row; k < row + width; k++) {
-        if (best[k] > 0) matched += 1;
-        total += best[k];
+        const value = unread[k - row] > 0 ? (best[k] + unread[k - row]) * UP : best[k];
+        if (value > 0) matched += 1;
+        total += value;
       }
       out[i] = (total * matched) / width;
     }
     return out;
   }
 }
+
+/** Rounding margin of a bound that adds what unread lists may give (see `scores`). */
+const UP = 1 + 1e-9;
+const NONE = new Float64Array(BITS);
 
 /** The most term `term` adds through `fields` (bit f) to a page's sum before idf: each field it is in at the saturated count. */
 export function saturated(index: IndexedDocs, term: number, bm25: Bm25, fields: number): number {

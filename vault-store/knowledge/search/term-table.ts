@@ -49,6 +49,42 @@ export class TermCursor {
   next(): boolean {
     if (this.at >= this.bytes.length) return false;
     this.id += this.varint() + 1;
+    this.counts();
+    return true;
+  }
+
+  /**
+   * Moves to the first term at or past `id`, decoding only that one's counts; false when the
+   * table ends first. Skipping a term reads its bytes, not its counts: scoring a page from its
+   * table looks up a few terms among hundreds.
+   */
+  reach(id: number): boolean {
+    const { bytes } = this;
+    let at = this.at;
+    let current = this.id;
+    while (at < bytes.length) {
+      let b = bytes[at++];
+      let gap = b & 0x7f;
+      for (let scale = 0x80; b & 0x80; scale *= 0x80) gap += ((b = bytes[at++]) & 0x7f) * scale;
+      current += gap + 1;
+      if (current >= id) {
+        this.at = at;
+        this.id = current;
+        this.counts();
+        return true;
+      }
+      const head = bytes[at++];
+      // A varint per field held but the first, and the first too when its count is not in the head.
+      let varints = BITS_SET[head & 15] - (head >> 4 ? 1 : 0);
+      while (varints > 0) if ((bytes[at++] & 0x80) === 0) varints -= 1;
+    }
+    this.at = at;
+    this.id = current;
+    return false;
+  }
+
+  /** Reads the counts of the term whose id was just read. */
+  private counts(): void {
     const head = this.bytes[this.at++];
     let first = head >> 4;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -61,16 +97,11 @@ export class TermCursor {
         this.tf[f] = this.varint();
       }
     }
-    return true;
   }
 
   /** Moves to term `id`; false when the table lacks it (the cursor is then past where it would be). */
   find(id: number): boolean {
-    while (this.next()) {
-      if (this.id === id) return true;
-      if (this.id > id) return false;
-    }
-    return false;
+    return this.reach(id) && this.id === id;
   }
 
   private varint(): number {
@@ -83,6 +114,8 @@ export class TermCursor {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Bits set in each 4-bit field mask. */
+const BITS_SET = Uint8Array.from({ length: 16 }, (_, mask) => (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1));
 
 /** Number of terms in a page's table. */
 export function termCount(doc: DocTerms): number {

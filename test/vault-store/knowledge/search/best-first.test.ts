@@ -88,4 +88,19 @@ describe('bestFirst', () => {
     expect(fromA).to.deep.equal(sorted(first));
     expect(fromB).to.deep.equal(sorted(second));
   });
+
+  it('gives up when the scorer returns null, having yielded only pages in order', () => {
+    const ranked = sample(2000);
+    let left = 300;
+    const walk = bestFirst(
+      bounds(ranked, (i) => (i % 5) / 2),
+      (i) => (--left < 0 ? null : ranked[i]),
+    );
+    const taken: number[] = [];
+    let step = walk.next();
+    for (; !step.done; step = walk.next()) taken.push(step.value.item);
+    expect(step.value).to.equal(false);
+    expect(taken.length).to.be.within(1, 299);
+    expect(taken).to.deep.equal(sorted(ranked).slice(0, taken.length));
+  });
 });

@@ -50,6 +50,30 @@ describe('packed term tables', () => {
     expect(write([]).length, 'an empty table is its count alone').to.equal(1);
   });
 
+  it('reaches each term asked in ascending order, skipping the others, as reading every term would', () => {
+    let seed = 5;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const counts = [1, 15, 16, 200, 70_000];
+    const rows: [number, number[]][] = [];
+    for (let id = next(5), i = 0; i < 500; i++, id += 1 + next(i % 7 === 0 ? 20_000 : 40)) {
+      const tf = Array.from({ length: FIELD_COUNT }, () => (next(2) === 0 ? counts[next(counts.length)] : 0));
+      if (tf.every((c) => c === 0)) tf[next(FIELD_COUNT)] = counts[next(counts.length)];
+      rows.push([id, tf]);
+    }
+    const all = read(write(rows));
+    const bytes = write(rows);
+    const cursor = new TermCursor();
+    for (let round = 0; round < 50; round++) {
+      cursor.open({ bytes, lens: [] });
+      for (let asked = next(100); asked < all[all.length - 1][0] + 50; asked += 1 + next(round % 2 ? 3000 : 60)) {
+        const first = all.find(([id]) => id >= asked);
+        if (cursor.id >= asked) continue;
+        expect(cursor.reach(asked), `${asked}`).to.equal(first !== undefined);
+        if (first) expect([cursor.id, [...cursor.tf]]).to.deep.equal(first);
+      }
+    }
+  });
+
   it('never writes into a table it handed out, and keeps its slab within twice the live tables under edits', () => {
     const slab = new TableSlab();
     const first = write([[1, [1, 1, 1, 1]]], slab);
