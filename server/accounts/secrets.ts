@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
@@ -15,9 +15,12 @@ export function newToken(prefix: string, bytes = 32): string {
   return prefix + randomBytes(bytes).toString('base64url');
 }
 
-/** Keys are high-entropy, so a fast hash is enough; only this hash is ever stored. */
+/**
+ * Keys are high-entropy, so a fast hash is enough; only this hash is ever stored. Every API
+ * request hashes its key: the one-shot `hash` costs a third of a `Hash` object's.
+ */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function sameHash(a: string, b: string): boolean {

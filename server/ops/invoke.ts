@@ -53,7 +53,7 @@ export async function invoke(
   raw: unknown,
   options: InvokeOptions = {},
 ): Promise<Invocation> {
-  const { onRate, ...request } = options;
+  const { onRate } = options;
   const plan = await checkPlan(services, credential, surface);
   const parsed = op.input.safeParse(raw ?? {});
   const bucket = op.bucketFor && parsed.success ? op.bucketFor(parsed.data) : op.bucket;
@@ -81,7 +81,13 @@ export async function invoke(
         surface,
         agent,
         visible,
-        ...request,
+        progress: options.progress,
+        body: options.body,
+        recheck: options.recheck,
+        // Read when a handler asks: a REST request makes its signal only then (see rest/router.ts).
+        get signal() {
+          return options.signal;
+        },
       },
       parsed.data,
     );

@@ -76,13 +76,16 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
     if (results.length >= limit) break;
     const { doc } = item;
     if (options.visible && !options.visible(doc.path)) continue;
-    if (phrases.length && !hasPhrases(index, doc, phrases)) continue;
+    // Read once for the phrase check and the snippet.
+    let body: string | undefined;
+    const bodyOf = () => (body ??= index.body(doc));
+    if (phrases.length && !hasPhrases(doc, phrases, bodyOf)) continue;
     results.push({
       path: doc.path,
       title: doc.title,
       hash: doc.hash,
       score: Math.round(score * 1000) / 1000,
-      snippet: snippet(index.body(doc), heldTerms(terms, item.held)),
+      snippet: snippet(bodyOf(), heldTerms(terms, item.held)),
     });
   }
   return suggestion === undefined ? { results } : { results, suggestion };
@@ -166,10 +169,9 @@ function hasTag(tag: string, wanted: string): boolean {
   return t === wanted || t.startsWith(`${wanted}/`);
 }
 
-/** Whether every phrase is in the page's title or body; the body is read once, and only if a title lacks one. */
-function hasPhrases(index: IndexedDocs, doc: IndexedDoc, phrases: { test: (text: string) => boolean }[]): boolean {
-  let body: string | undefined;
-  return phrases.every(({ test }) => test(doc.title) || test((body ??= index.body(doc))));
+/** Whether every phrase is in the page's title or body; the body is read only if a title lacks one. */
+function hasPhrases(doc: IndexedDoc, phrases: { test: (text: string) => boolean }[], body: () => string): boolean {
+  return phrases.every(({ test }) => test(doc.title) || test(body()));
 }
 
 function replaceWord(query: string, term: string, fix: string): string {

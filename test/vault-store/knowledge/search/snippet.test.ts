@@ -1,20 +1,26 @@
 import { expect } from 'chai';
-import { CollapsedAscii, collapse } from '../../../../vault-store/knowledge/search/collapsed-text.js';
 import { snippet } from '../../../../vault-store/knowledge/search/snippet.js';
+import { isAscii, wordSpans } from '../../../../vault-store/knowledge/search/tokenize.js';
 
 /**
  * The snippet as first specified, collapsing the whole body and lower-casing it to find the
- * words: the faster one (only the window collapsed, one case-insensitive scan) must give
- * exactly these strings.
+ * words (in text past ASCII, the tokenizer's words): the faster one (distances walked in the
+ * text as it is, only the window collapsed) must give exactly these strings.
  */
 function reference(body: string, matches: ReadonlySet<string>): string {
-  const text = collapse(body.replace(/^\s*#[^\n]*\n/, ''));
+  const text = body
+    .replace(/^\s*#[^\n]*\n/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lower = text.toLowerCase();
   const alnum = (c: string | undefined) => c !== undefined && /[A-Za-z0-9]/.test(c);
   const spans: { start: number; end: number }[] = [];
-  for (const term of matches) {
-    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
-      if (!alnum(lower[at - 1]) && !alnum(lower[at + term.length])) spans.push({ start: at, end: at + term.length });
+  if (!isAscii(text)) spans.push(...wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t))));
+  else {
+    for (const term of matches) {
+      for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+        if (!alnum(lower[at - 1]) && !alnum(lower[at + term.length])) spans.push({ start: at, end: at + term.length });
+      }
     }
   }
   spans.sort((a, b) => a.start - b.start);
@@ -38,11 +44,10 @@ function reference(body: string, matches: ReadonlySet<string>): string {
 }
 
 /** Seeded bodies with every kind of whitespace run, headings, long unbroken tokens and words that hold a term. */
-function* bodies(count: number): Generator<{ body: string; matches: Set<string> }> {
-  let seed = 42;
+function* bodies(count: number, seed = 42, extra: string[] = []): Generator<{ body: string; matches: Set<string> }> {
   const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
-  const words = ['foo', 'Foo', 'FOO', 'bar', 'foobar', 'x1', 'baz', 'b_foo', 'foo-bar', 'Bar2', 'qux'];
+  const words = ['foo', 'Foo', 'FOO', 'bar', 'foobar', 'x1', 'baz', 'b_foo', 'foo-bar', 'Bar2', 'qux', ...extra];
   const spaces = [' ', ' ', ' ', ' ', '  ', '\n', '\n\n', '\t', ' \n ', '\r\n', '   ', '\f', '\v'];
   for (let n = 0; n < count; n++) {
     let body = random() < 0.3 ? pick(spaces) : '';
@@ -51,38 +56,54 @@ function* bodies(count: number): Generator<{ body: string; matches: Set<string> 
     for (let i = 0; i < length; i++) {
       body += pick(words);
       if (random() < 0.02) body += 'x'.repeat(Math.floor(random() * 300));
-      body += pick(spaces);
+      // Now and then a run of whitespace longer than a snippet: far apart as written, close once collapsed.
+      body += random() < 0.01 ? ' \n'.repeat(Math.floor(random() * 200)) : pick(spaces);
     }
-    yield { body, matches: new Set(['foo', 'bar', 'x1', 'zz', 'foobar'].filter(() => random() < 0.5)) };
+    yield { body, matches: new Set(['foo', 'bar', 'x1', 'zz', 'foobar', 'cafe'].filter(() => random() < 0.5)) };
   }
 }
 
 describe('snippets', () => {
   it('give exactly what collapsing and searching the whole body gives, whatever the whitespace', () => {
-    let long = 0;
+    const cut = { start: 0, end: 0 };
     for (const { body, matches } of bodies(3000)) {
-      expect(snippet(body, matches), JSON.stringify({ body, matches: [...matches] })).to.equal(reference(body, matches));
-      if (body.length > 1000) long += 1;
+      const shown = snippet(body, matches);
+      expect(shown, JSON.stringify({ body, matches: [...matches] })).to.equal(reference(body, matches));
+      if (shown.startsWith('…')) cut.start += 1;
+      if (shown.endsWith('…')) cut.end += 1;
     }
-    // Most bodies are long enough to take the mapped path rather than collapsing all.
-    expect(long).to.be.greaterThan(1500);
+    // Most windows leave text out on both sides: the walks from the cluster are what is tested.
+    expect(cut.start).to.be.greaterThan(1500);
+    expect(cut.end).to.be.greaterThan(2000);
+  });
+
+  it('give the same in text past ASCII, whose words come from the tokenizer', () => {
+    for (const { body, matches } of bodies(500, 7, ['Café', 'CAFÉ', 'naïve', '知识管理', 'x\u00a0y'])) {
+      expect(snippet(body, matches), JSON.stringify({ body, matches: [...matches] })).to.equal(reference(body, matches));
+    }
+  });
+
+  it('show short, empty and blank bodies whole', () => {
+    for (const body of ['', '   \n\t ', '# Only a heading\n', 'one foo two', '\n\n  foo  \n']) {
+      expect(snippet(body, new Set(['foo']))).to.equal(reference(body, new Set(['foo'])));
+    }
+    expect(snippet('\n\n  foo  \n', new Set(['foo']))).to.equal('**foo**');
+  });
+
+  it('start a new cluster at a word 121 characters on, counted as shown', () => {
+    // Collapsed, the second foo starts 121 characters after the first (the double spaces and
+    // newlines show as one): too far for one window, so the later pair is the densest.
+    const body = `foo${' x'.repeat(58)}z  \n\n foo ${'y '.repeat(250)}foo bar foo`;
+    const text = body.replace(/\s+/g, ' ');
+    expect(text.indexOf('foo', 1)).to.equal(121);
+    const shown = snippet(body, new Set(['foo']));
+    expect(shown).to.equal(reference(body, new Set(['foo'])));
+    expect(shown).to.match(/\*\*foo\*\* bar \*\*foo\*\*$/);
   });
 
   it('bold whole words in any case and leave words that only contain a term', () => {
     const body = `${'filler '.repeat(100)}The FOO and foo, not foobar or b_foo; Foo.`;
     expect(snippet(body, new Set(['foo']))).to.equal(reference(body, new Set(['foo'])));
     expect(snippet(body, new Set(['foo']))).to.contain('The **FOO** and **foo**, not foobar or b_**foo**; **Foo**.');
-  });
-
-  it('map positions and stretches of ASCII text as collapsing it would', () => {
-    const raw = ' \tone  two\n\nthree four \r\nfive  ';
-    const collapsed = new CollapsedAscii(raw);
-    const text = collapse(raw);
-    expect(collapsed.length).to.equal(text.length);
-    const words = ['one', 'two', 'three', 'four', 'five'];
-    expect(collapsed.positions(words.map((w) => raw.indexOf(w)))).to.deep.equal(words.map((w) => text.indexOf(w)));
-    for (let from = 0; from <= text.length; from++) {
-      for (let to = from; to <= text.length; to++) expect(collapsed.slice(from, to)).to.equal(text.slice(from, to));
-    }
   });
 });
