@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { atomicWriteFile } from './atomic-file.js';
@@ -20,8 +20,14 @@ const OID_CHARS = 40;
  * paths of the files and then of the links, separated by NUL (a git path holds none).
  */
 export async function readManifestFile(file: string, tree: string): Promise<Manifest | undefined> {
-  const bytes = await fsp.readFile(file).catch(() => undefined);
-  if (!bytes) return undefined;
+  // Read synchronously (8 MB at 100k files): a vault reopened on a busy server waited for
+  // the request running at each of an asynchronous read's four round trips.
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
   const newline = bytes.indexOf(0x0a);
   const header = /^(\S+) (\d+) ([0-9a-f]{40}) (\d+) (\d+) (\d+)$/.exec(bytes.toString('latin1', 0, Math.max(newline, 0)));
   if (!header || header[1] !== MAGIC || Number(header[2]) !== VERSION || header[3] !== tree) return undefined;

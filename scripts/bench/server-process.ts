@@ -27,10 +27,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `quire serve` on `data` at a free port; resolves once it listens. */
-export async function startQuire(data: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** Starts `quire serve` on `data` at a free port; resolves once it listens. `nodeArgs` go to node (a CPU profile's flags). */
+export async function startQuire(data: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
   const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', GC_HOOK, QUIRE, 'serve', '--data', data, '--port', '0'], {
+  const proc = spawn(process.execPath, [...nodeArgs, '--expose-gc', '--import', GC_HOOK, QUIRE, 'serve', '--data', data, '--port', '0'], {
     env: { ...process.env, QUIRE_WATCH: 'false', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -80,6 +80,12 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** CPU time (user + system) a process has used, ms, from /proc. */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Starts a new peak: VmHWM drops to the current RSS (Linux `clear_refs` 5, on our own child). */

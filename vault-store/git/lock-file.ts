@@ -6,6 +6,7 @@ import {
   mkdirSync,
   openSync,
   promises as fsp,
+  readdirSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -153,7 +154,14 @@ export class LockFile {
  */
 export async function removeOwnStaleLocks(gitdir: string): Promise<void> {
   const folder = join(gitdir, MARKERS);
-  for (const name of await fsp.readdir(folder).catch(() => [])) {
+  let names: string[];
+  try {
+    // Synchronous: read at every vault open, and almost always missing or empty.
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
     const marker = join(folder, name);
     const lockPath = join(gitdir, `${decodeURIComponent(name)}.lock`);
     const [noted, stat] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { TreeEntry } from 'isomorphic-git';
-import { existsSync, promises as fsp, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { inflateSync } from 'node:zlib';
@@ -219,7 +219,13 @@ export class ObjectReader {
 
   private async openPacks(): Promise<PackFile[]> {
     const dir = join(this.objects, 'pack');
-    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    // Synchronous, as PackFile.open reads each index: small, and read at every vault open.
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // No pack folder: loose objects only.
+    }
     const packs = await Promise.all(names.filter((n) => n.endsWith('.idx')).map((n) => PackFile.open(join(dir, n.slice(0, -4)))));
     return packs.filter((p): p is PackFile => p !== undefined);
   }

@@ -1,4 +1,4 @@
-import fs, { promises as fsp } from 'node:fs';
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { applyDelta } from './apply-delta.js';
@@ -65,7 +65,9 @@ export class PackFile {
 
   /** Opens `<name>.idx` and `<name>.pack`; undefined for index versions other than 2. */
   static async open(base: string): Promise<PackFile | undefined> {
-    const idx = await fsp.readFile(`${base}.idx`);
+    // Synchronously: parsed right after anyway, and an asynchronous read's round trips each
+    // waited for the request running (a vault reopened on a busy server).
+    const idx = fs.readFileSync(`${base}.idx`);
     if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return undefined;
     const fanout = new Uint32Array(256);
     for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);

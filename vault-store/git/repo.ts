@@ -120,8 +120,10 @@ export class GitRepo {
     options: { now?: () => Date; lockWaitMs?: number; initialFiles?: Record<string, string> } = {},
   ): Promise<GitRepo> {
     const now = options.now ?? (() => new Date());
-    await fsp.mkdir(dir, { recursive: true });
-    const repo = new GitRepo(await fsp.realpath(dir), options.lockWaitMs);
+    // The small steps of an open are synchronous: on a busy server each round trip of an
+    // asynchronous one waited for the request running then (a reopen after an eviction).
+    fs.mkdirSync(dir, { recursive: true });
+    const repo = new GitRepo(fs.realpathSync(dir), options.lockWaitMs);
     if (!fs.existsSync(repo.gitdir)) {
       await git.init({ fs: repo.fs, dir: repo.dir, defaultBranch: BRANCH });
       await writeNewRepoConfig(repo.gitdir);
@@ -142,7 +144,7 @@ export class GitRepo {
     await excludeTempFiles(repo.gitdir);
     await removeOwnStaleLocks(repo.gitdir);
     // Uploads a crash or a refused write left behind; none is in flight while the vault opens.
-    await fsp.rm(uploadDir(repo.gitdir), { recursive: true, force: true });
+    fs.rmSync(uploadDir(repo.gitdir), { recursive: true, force: true });
     return repo;
   }
 
@@ -265,7 +267,12 @@ const TEMP_PATTERN = '.*.quire-tmp-*';
  */
 async function excludeTempFiles(gitdir: string): Promise<void> {
   const file = join(gitdir, 'info', 'exclude');
-  const text = await fsp.readFile(file, 'utf8').catch(() => '');
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    // None yet.
+  }
   if (text.split('\n').includes(TEMP_PATTERN)) return;
   await fsp.mkdir(join(gitdir, 'info'), { recursive: true });
   const line = `# Quire's temp files while it writes a page\n${TEMP_PATTERN}\n`;

@@ -13,12 +13,13 @@
  *
  * --max-rss-mb (default 3× the budget) stops the load early should the server grow past it:
  * the machine is shared, and a server that does not evict would otherwise take it all.
+ * SCALE_USERS_CPU_PROF=DIR writes the server's CPU profile there (node's --cpu-prof, at exit).
  */
 import { parseArgs } from 'node:util';
 import { vaultDir } from '../../../server/vaults/user-vault.js';
 import { round, summarize } from '../fixture.js';
 import { benchQueries } from '../scale-queries.js';
-import { rssSampler, startQuire } from '../server-process.js';
+import { cpuMsOf, rssSampler, startQuire } from '../server-process.js';
 import { usersData } from '../users-data.js';
 import { pollChanges, runLoad, type Sample } from '../users-load.js';
 import { verifyUsers } from '../users-verify.js';
@@ -55,7 +56,8 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
   const env: Record<string, string> = { ...setup.accounts.env, QUIRE_MEMORY_BUDGET_MB: String(budgetMb) };
   if (values['idle-ms'] !== undefined) env.QUIRE_VAULT_IDLE_MS = String(values['idle-ms']);
 
-  const server = await startQuire(setup.data, env);
+  const profileDir = process.env.SCALE_USERS_CPU_PROF;
+  const server = await startQuire(setup.data, env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   const pending = new Set<string>();
   let evictionLines = 0;
   server.onLog((record) => {
@@ -72,6 +74,7 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
     return aborted !== undefined || Date.now() >= deadline;
   };
   const started = performance.now();
+  const cpuBefore = cpuMsOf(server.pid);
   const { samples, traces } = await runLoad({
     url: server.url,
     keys: setup.accounts.keys,
@@ -83,6 +86,8 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
     onMemory: (block) => void (memory = block),
   });
   const loadSeconds = (performance.now() - started) / 1000;
+  // The server's own CPU per request: on a shared machine, less noisy than its latencies.
+  const serverCpuMs = cpuMsOf(server.pid) - cpuBefore;
   // The feed's last stretch, so it can be compared with the whole branch.
   for (const trace of traces.values()) if (trace.cursor) await pollChanges(trace);
   await server.stop();
@@ -99,6 +104,8 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
     aborted: aborted ?? null,
     requests: samples.length,
     req_per_s: round(samples.length / loadSeconds, 0),
+    server_cpu_s: round(serverCpuMs / 1000, 1),
+    server_cpu_ms_per_request: round(serverCpuMs / Math.max(1, samples.length), 1),
     errors: failed.length,
     error_statuses: [...new Set(failed.map((s) => s.status))],
     users_touched: verdict.users_followed,
@@ -109,6 +116,10 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
     by_kind_ms: Object.fromEntries(kinds.map((k) => [k, latency(samples.filter((s) => s.kind === k))])),
     first_touch_ms: latency(samples.filter((s) => s.arrival === 'first_touch')),
     after_eviction_ms: latency(samples.filter((s) => s.arrival === 'reopen')),
+    // Which requests make the tail of a reopen: each kind's own first request after an eviction.
+    after_eviction_by_kind_ms: Object.fromEntries(
+      kinds.map((k) => [k, latency(samples.filter((s) => s.arrival === 'reopen' && s.kind === k))]),
+    ),
     eviction_log_lines: evictionLines,
     health_memory: memory,
     ...verdict,
@@ -117,6 +128,7 @@ export default async function (args: string[] = []): Promise<Record<string, unkn
   console.log(
     [
       `users ${result.users} × ${result.pages_per_user} pages, ${result.load_s} s, ${result.requests} requests (${result.req_per_s}/s), ${result.errors} errors${aborted ? `, ABORTED: ${aborted}` : ''}`,
+      `server CPU ${result.server_cpu_s} s, ${result.server_cpu_ms_per_request} ms a request`,
       `RSS max ${rssMax} MB vs budget ${budgetMb} MB: ${result.rss_within_budget}`,
       `latency p50 ${result.latency_ms?.p50} ms, p99 ${result.latency_ms?.p99} ms`,
       `first request to a vault not loaded (${result.after_eviction_ms ? 'after eviction' : 'first touch'}): p99 ${notLoaded?.p99} ms ${(notLoaded?.p99 ?? Infinity) <= 1000 ? 'PASS' : 'FAIL'} (≤ 1000)`,

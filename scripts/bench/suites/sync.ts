@@ -21,15 +21,9 @@ import { SyncClient } from '../../sync/sync-client.js';
 import { benchAccounts } from '../bench-accounts.js';
 import { BENCH_DIR, round, summarize } from '../fixture.js';
 import { gitBenchVault } from '../git-vault.js';
-import { startQuire } from '../server-process.js';
+import { cpuMsOf, startQuire } from '../server-process.js';
 
 const QUIRE = join(import.meta.dirname, '../../../dist/scripts/quire.js');
-
-/** CPU time (user + system) a process has used, ms, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** 200 attachments of 4–260 KiB (random bytes: no compression helps), committed as a clone's push would land them. */
 function addAttachments(dir: string): void {
@@ -80,9 +74,9 @@ export default async function (): Promise<Record<string, unknown>> {
     const serverCpu: number[] = [];
     for (const folder of folders) {
       rmSync(folder, { recursive: true, force: true });
-      const cpu = cpuMs(server.pid);
+      const cpu = cpuMsOf(server.pid);
       first.push(cliSync(folder, server.url, key));
-      serverCpu.push(cpuMs(server.pid) - cpu);
+      serverCpu.push(cpuMsOf(server.pid) - cpu);
     }
     // Not counted: the first re-run hashes again the files written within the racy window (local-tree.ts).
     cliSync(folders[0], server.url, key);

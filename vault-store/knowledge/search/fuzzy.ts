@@ -1,3 +1,5 @@
+import type { TermFilter } from './saved-terms.js';
+
 /**
  * Typo suggestions: the closest vocabulary terms within a small edit distance
  * (Damerau–Levenshtein with adjacent swaps), scanning only terms of a similar length.
@@ -25,14 +27,40 @@ function letters(term: string, into: Int16Array): Int16Array {
 function letterBound(query: Int16Array, candidate: string, scratch: Int16Array): number {
   scratch.set(query);
   for (let i = 0; i < candidate.length; i++) scratch[candidate.charCodeAt(i) & (BUCKETS - 1)]--;
+  return boundOf(scratch);
+}
+
+/** `letterBound` of an ASCII candidate read as bytes (a byte is then its char code). */
+function asciiLetterBound(query: Int16Array, bytes: Uint8Array, start: number, end: number, scratch: Int16Array): number {
+  scratch.set(query);
+  for (let i = start; i < end; i++) scratch[bytes[i] & (BUCKETS - 1)]--;
+  return boundOf(scratch);
+}
+
+function boundOf(scratch: Int16Array): number {
   let diff = 0;
   for (let i = 0; i < BUCKETS; i++) diff += Math.abs(scratch[i]);
   return Math.ceil(diff / 2);
 }
 
+/**
+ * What a typo fix of `term` may be, told from a candidate's length and, for a saved ASCII
+ * term, its letters: a vocabulary skips the rest unread (see SavedTerms.admits).
+ */
+export function typoFilter(term: string): TermFilter {
+  const limit = maxEdits(term);
+  const query = letters(term, new Int16Array(BUCKETS));
+  const scratch = new Int16Array(BUCKETS);
+  return {
+    min: term.length - limit,
+    max: term.length + limit,
+    ascii: (bytes, start, end) => asciiLetterBound(query, bytes, start, end, scratch) <= limit,
+  };
+}
+
 export function closeTerms(
   term: string,
-  vocabulary: readonly string[],
+  vocabulary: Iterable<string>,
   accept: (candidate: string) => boolean,
 ): { term: string; distance: number }[] {
   const limit = maxEdits(term);

@@ -84,16 +84,19 @@ export function restoreIndex(sections: LoadedSections, bodies: BodyStore): Searc
 
 /** The vocabulary: its size, the term ids in sorted order, then the terms by id, NUL-separated (no term holds one). */
 function vocabularySection(stats: TermStats, size: number): Uint8Array[] {
-  const { terms, order } = stats.savedVocabulary(size);
-  return [bytes(Uint32Array.of(order.length)), bytes(order), Buffer.from(terms.join('\0'))];
+  const { order, text } = stats.savedVocabulary(size);
+  return [bytes(Uint32Array.of(order.length)), bytes(order), ...text];
 }
 
 function readVocabularySection(section: Uint8Array | undefined): TermStats {
-  const words = typed(Uint32Array, section?.subarray(0, section.byteLength & ~3));
-  const size = words.length > 0 ? words[0] : -1;
-  if (size < 0 || 1 + size > words.length) throw new Error('bad vocabulary');
-  const text = Buffer.from(section!.buffer, section!.byteOffset + 4 * (1 + size), section!.byteLength - 4 * (1 + size)).toString('utf8');
-  return TermStats.restore(size === 0 ? [] : text.split('\0'), words.subarray(1, 1 + size));
+  if (!section || section.byteLength < 4) throw new Error('bad vocabulary');
+  // Views, not copies where the section is aligned (its own buffer): the terms stay the section's bytes (see SavedTerms).
+  const words = section.byteOffset % 4 === 0 ? section : new Uint8Array(section);
+  const size = new Uint32Array(words.buffer, words.byteOffset, 1)[0];
+  if (4 * (1 + size) > words.byteLength) throw new Error('bad vocabulary');
+  const order = new Uint32Array(words.buffer, words.byteOffset + 4, size);
+  const text = Buffer.from(words.buffer, words.byteOffset + 4 * (1 + size), words.byteLength - 4 * (1 + size));
+  return TermStats.restore(text, order);
 }
 
 function bytes(view: ArrayBufferView): Uint8Array {

@@ -1,5 +1,5 @@
 import { Bm25 } from './bm25.js';
-import { closeTerms } from './fuzzy.js';
+import { closeTerms, typoFilter } from './fuzzy.js';
 import type { IndexedDoc, IndexedDocs } from './indexed-docs.js';
 import { phrasePairs } from './pair-filter.js';
 import { parseQuery, phraseTest, type Clause } from './query.js';
@@ -117,7 +117,7 @@ function resolveSlots(
         for (const t of stats.expand(term, EXPANSIONS, known)) add(t, WEIGHT[clause.prefix], EXPANSION_CANDIDATES);
       }
       if (alternatives.length === 0 && !isCjk(term)) {
-        const fixes = closeTerms(term, stats.sorted, known)
+        const fixes = closeTerms(term, stats.sorted('', typoFilter(term)), known)
           .sort((a, b) => a.distance - b.distance || stats.docFreq(b.term) - stats.docFreq(a.term))
           .slice(0, 3);
         for (const fix of fixes) add(fix.term, WEIGHT.typo / fix.distance);

@@ -1,4 +1,4 @@
-import { lowerBound } from '../../sorted.js';
+import { SavedTerms, type TermFilter } from './saved-terms.js';
 import { FIELD_COUNT, TableSlab, TableWriter, TermCursor, type DocTerms } from './term-table.js';
 import { scanTerms } from './tokenize.js';
 import { Vocabulary } from './vocabulary.js';
@@ -18,19 +18,14 @@ export { FIELD_COUNT, type DocTerms } from './term-table.js';
 export type FieldTexts = Record<Field, string>;
 
 export class TermStats {
-  private vocabulary = new Vocabulary();
   /** Documents holding each term, by term id. */
-  private df = new Uint32Array(1024);
-  /** Per term id, the last `add` that met it and its row in that add's counts. */
-  private stamps = new Uint32Array(1024);
-  private rows = new Uint32Array(1024);
+  private df: Uint32Array;
+  /** Per term id, the last `add` that met it and its row in that add's counts (made at the first add). */
+  private stamps = new Uint32Array(0);
+  private rows = new Uint32Array(0);
   private stamp = 0;
   /** Scratch counts of the document being added, FIELD_COUNT per row. */
-  private counts = new Uint32Array(4096);
-  /** Every term ever seen, sorted; for prefix expansion and typo suggestions. */
-  private sortedTerms: string[] = [];
-  /** Terms added since `sorted` was last read: merged lazily, so a build sorts once. */
-  private unsorted: string[] = [];
+  private counts = new Uint32Array(0);
   private readonly totalLen = new Array<number>(FIELD_COUNT).fill(0);
   private readonly writer = new TableWriter();
   private readonly cursor = new TermCursor();
@@ -38,8 +33,13 @@ export class TermStats {
   readonly slab = new TableSlab();
   docCount = 0;
 
+  /** Over a restored vocabulary (see `restore`), or a new one. */
+  constructor(private readonly vocabulary = new Vocabulary()) {
+    this.df = new Uint32Array(Math.max(1024, vocabulary.size));
+  }
+
   term(id: number): string {
-    return this.vocabulary.terms[id];
+    return this.vocabulary.term(id);
   }
 
   id(term: string): number | undefined {
@@ -62,6 +62,9 @@ export class TermStats {
    * place and counted in reused scratch arrays, nothing is allocated per token.
    */
   add(texts: FieldTexts): DocTerms {
+    if (this.stamps.length < this.df.length)
+      [this.stamps, this.rows] = [grown(this.stamps, this.df.length), grown(this.rows, this.df.length)];
+    if (this.counts.length === 0) this.counts = new Uint32Array(4096);
     const stamp = ++this.stamp;
     const order: number[] = [];
     const lens = new Array<number>(FIELD_COUNT).fill(0);
@@ -119,27 +122,19 @@ export class TermStats {
   }
 
   private intern(source: string, start: number, end: number): number {
-    const before = this.vocabulary.size;
     const id = this.vocabulary.intern(source, start, end);
-    if (id < before) return id;
     if (id >= this.df.length) {
       const size = this.df.length * 2;
       this.df = grown(this.df, size);
       this.stamps = grown(this.stamps, size);
       this.rows = grown(this.rows, size);
     }
-    this.unsorted.push(this.vocabulary.terms[id]);
     return id;
   }
 
-  get sorted(): readonly string[] {
-    if (this.unsorted.length > 64) {
-      this.sortedTerms = this.sortedTerms.concat(this.unsorted).sort();
-    } else {
-      for (const term of this.unsorted) this.sortedTerms.splice(lowerBound(this.sortedTerms, term), 0, term);
-    }
-    this.unsorted = [];
-    return this.sortedTerms;
+  /** Every term, sorted, from the first not below `from`; with `filter`, only those it may admit (typo fixes). */
+  sorted(from = '', filter?: TermFilter): Iterable<string> {
+    return this.vocabulary.sorted(from, filter);
   }
 
   /** Mean length of each field, in terms, over the documents. */
@@ -150,54 +145,37 @@ export class TermStats {
   /** Terms in the vocabulary starting with `prefix` that `known` accepts, most frequent first. */
   expand(prefix: string, max: number, known: (term: string) => boolean): string[] {
     const out: string[] = [];
-    const sorted = this.sorted;
-    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i].startsWith(prefix); i++) {
-      if (sorted[i] !== prefix && known(sorted[i])) out.push(sorted[i]);
+    for (const term of this.vocabulary.sorted(prefix)) {
+      if (!term.startsWith(prefix)) break;
+      if (term !== prefix && known(term)) out.push(term);
     }
     return out.sort((a, b) => this.docFreq(b) - this.docFreq(a)).slice(0, max);
   }
 
-  /** Approximate bytes held: the vocabulary, the per-term counters and the sorted terms. */
+  /** Approximate bytes held: the vocabulary (with its sorted order) and the per-term counters. */
   memoryBytes(): number {
     const arrays = [this.df, this.stamps, this.rows, this.counts];
-    return (
-      this.vocabulary.memoryBytes() + arrays.reduce((n, a) => n + a.byteLength, 0) + 8 * (this.sortedTerms.length + this.unsorted.length)
-    );
+    return this.vocabulary.memoryBytes() + arrays.reduce((n, a) => n + a.byteLength, 0);
   }
 
   /**
-   * The vocabulary for the persisted index (counts and document tables go separately): the
-   * terms by id, and their ids in sorted order, so that a restore sorts nothing (sorting the
-   * terms was the largest part of reopening a 2k-page vault). `size`: only the first terms, the
-   * vocabulary as a save took it (terms are only ever added, so their order is the same).
+   * The vocabulary for the persisted index (counts and document tables go separately): its
+   * term ids in sorted order, and the terms by id, NUL-separated, so that a restore sorts
+   * nothing. `size`: only the first terms, the vocabulary as a save took it (terms are only
+   * ever added, so their order is the same).
    */
-  savedVocabulary(size = this.vocabulary.size): { terms: readonly string[]; order: Uint32Array } {
-    const order = new Uint32Array(size);
-    let at = 0;
-    for (const term of this.sorted) {
-      const id = this.vocabulary.id(term)!;
-      if (id < size) order[at++] = id;
-    }
-    return { terms: this.vocabulary.terms.slice(0, size), order };
+  savedVocabulary(size = this.vocabulary.size): { order: Uint32Array; text: Uint8Array[] } {
+    return this.vocabulary.savedForm(size);
   }
 
-  /** Statistics over a saved vocabulary (see `savedVocabulary`); throws when `order` is no order of its terms. */
-  static restore(terms: readonly string[], order: Uint32Array): TermStats {
-    if (order.length !== terms.length) throw new Error('bad vocabulary');
-    const stats = new TermStats();
-    for (const term of terms) stats.intern(term, 0, term.length);
-    const seen = new Uint8Array(terms.length);
-    stats.sortedTerms = Array.from(order, (id) => {
-      if (id >= terms.length || seen[id]++) throw new Error('bad vocabulary');
-      return terms[id];
-    });
-    stats.unsorted = [];
-    return stats;
+  /** Statistics over a saved vocabulary (see `savedVocabulary`), its terms read in place; throws when it does not add up. */
+  static restore(text: Buffer, order: Uint32Array): TermStats {
+    return new TermStats(new Vocabulary(new SavedTerms(text, order)));
   }
 }
 
 function grown(array: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
-  const next = new Uint32Array(Math.max(size, array.length * 2));
+  const next = new Uint32Array(Math.max(size, array.length * 2, 1024));
   next.set(array);
   return next;
 }

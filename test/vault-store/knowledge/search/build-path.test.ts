@@ -76,7 +76,7 @@ describe('search build path', () => {
       if (!tokens.has(text)) tokens.set(text, tokenize(text));
       return tokens.get(text)!.filter((t) => t === term).length;
     };
-    const sample = stats.sorted.slice(0, 40);
+    const sample = [...stats.sorted()].slice(0, 40);
     let pastLastSlot = 0;
     const check = (label: string) => {
       for (const term of sample) {
