@@ -9,9 +9,12 @@ import { postedError } from './worker-thread.js';
 
 const tell = (message: BuildMessage) => new Promise<void>((resolve) => process.send!(message, undefined, {}, () => resolve()));
 
+// Given by the parent's `--expose-gc` (build.ts).
+const collect = (globalThis as { gc?: () => void }).gc;
+
 process.on('disconnect', () => process.exit(1));
 process.once('message', (input: BuildInput) => {
-  buildSnapshot(input, { parallel: true, progress: (done, total) => void tell({ done, total }) })
+  buildSnapshot(input, { parallel: true, collect, progress: (done, total) => void tell({ done, total }) })
     .then(
       () => tell({ built: true }),
       (err: unknown) => tell({ failed: postedError(err) }),

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { addParsed, emptyState, stateSections } from './knowledge-state.js';
 import { parsedInWorker, parsePages, type PageList } from './parse-pages.js';
 import { SnapshotStore } from './persist.js';
@@ -15,6 +16,18 @@ export interface BuildInput extends PageList {
   commit: string;
 }
 
+export interface BuildOptions {
+  /** Read and parse the pages in a worker thread meanwhile (see `parsedInWorker`). */
+  parallel: boolean;
+  progress?: Progress;
+  /**
+   * A full garbage collection: run while pages are filed whenever the heap grew enough
+   * since the last one, once they all are, and after each section is written, so that one
+   * phase's garbage is gone before the next one's bytes are made.
+   */
+  collect?: () => void;
+}
+
 /** What the builder posts: progress, then how it ended. */
 export type BuildMessage = { done: number; total: number } | { built: true } | { failed: PostedError };
 
@@ -27,21 +40,42 @@ export type BuildMessage = { done: number; total: number } | { built: true } | {
  * the save, they were the bulk of a build's peak memory. Nothing the folder's snapshot
  * names is touched: the next open of the folder sweeps what the new manifest does not name.
  */
-export async function buildSnapshot(input: BuildInput, options: { parallel: boolean; progress?: Progress }): Promise<void> {
+export async function buildSnapshot(input: BuildInput, options: BuildOptions): Promise<void> {
   const bodies = new BodyStore();
   await bodies.attach(input.dir, () => undefined);
   try {
     const state = emptyState(new SearchIndex([], undefined, undefined, bodies));
     let done = 0;
+    const collect = options.collect && collectOnGrowth(options.collect);
     for await (const batch of options.parallel ? parsedInWorker(input) : parsePages(input)) {
       for (const page of batch) addParsed(state, page);
       done += batch.length;
       options.progress?.(done, input.paths.length);
+      collect?.(false);
     }
+    collect?.(true);
     const { table, ...append } = await bodies.save();
     const store = await SnapshotStore.past(input.dir);
-    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append));
+    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append), () => collect?.(true));
   } finally {
     await bodies.close();
   }
+}
+
+/** Heap growth since the last collection that makes the next one while pages are filed. */
+const COLLECT_GROWTH = 64 << 20;
+
+/**
+ * `collect`, run when told to (`now`) or once the heap grew COLLECT_GROWTH past what the
+ * last collection left. V8 let the builder's heap grow far past its live data before
+ * collecting on its own: its peak at 100k pages was 490 MB without these collections, 405–419
+ * with them, at the same CPU.
+ */
+function collectOnGrowth(collect: () => void): (now: boolean) => void {
+  let left = 0;
+  return (now) => {
+    if (!now && getHeapStatistics().used_heap_size < left + COLLECT_GROWTH) return;
+    collect();
+    left = getHeapStatistics().used_heap_size;
+  };
 }

@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
 import { ObjectReader } from '../git/object-reader.js';
 import { pageMeta } from './page-meta.js';
 import { errorOf, startWorker, type PostedError } from './worker-thread.js';
@@ -54,15 +54,11 @@ export async function* parsePages(input: PageList): AsyncGenerator<ParsedPage[]>
 export async function* parsedInWorker(input: PageList): AsyncGenerator<ParsedPage[]> {
   const worker = startWorker('parse-worker', input);
   if (!worker) return yield* parsePages(input);
-  const stopped = once(worker, 'exit').then(([code]) => {
-    throw new Error(`The page parser stopped (exit code ${code})`);
-  });
-  stopped.catch(() => undefined);
+  const next = answers(worker);
   try {
     for (;;) {
       worker.postMessage('next');
-      // `once` rejects on the worker's 'error' event.
-      const [message] = (await Promise.race([once(worker, 'message'), stopped])) as [ParseMessage];
+      const message = await next();
       if ('end' in message) return;
       if ('failed' in message) throw errorOf(message.failed);
       yield message.pages;
@@ -70,4 +66,29 @@ export async function* parsedInWorker(input: PageList): AsyncGenerator<ParsedPag
   } finally {
     await worker.terminate();
   }
+}
+
+/**
+ * Asks for the worker's answers one at a time: each call resolves with its next message, or
+ * rejects once the worker failed or exited (before the call too). Only the request waiting
+ * holds its answer: a race of each request against one promise of the worker's exit hung
+ * every batch on that promise until the end (all the pages' bodies: 350 MB of the builder's
+ * heap at 100k pages).
+ */
+function answers(worker: Worker): () => Promise<ParseMessage> {
+  let ended: Error | undefined;
+  let waiting: { resolve: (message: ParseMessage) => void; reject: (err: Error) => void } | undefined;
+  const take = () => {
+    const taken = waiting;
+    waiting = undefined;
+    return taken;
+  };
+  const end = (err: Error) => {
+    ended ??= err;
+    take()?.reject(ended);
+  };
+  worker.on('message', (message: ParseMessage) => take()?.resolve(message));
+  worker.on('error', end);
+  worker.on('exit', (code) => end(new Error(`The page parser stopped (exit code ${code})`)));
+  return () => (ended ? Promise.reject(ended) : new Promise((resolve, reject) => (waiting = { resolve, reject })));
 }

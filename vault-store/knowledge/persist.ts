@@ -58,12 +58,18 @@ export class SavedSection {
 }
 
 /**
- * Bytes, or a function that makes them (or a promise of them) when the section is written,
- * outside the write queue: only for data that no longer changes once taken (page metas are
- * replaced, never edited), so the queue does not wait for its serialisation; or a section
- * still unread.
+ * A section made piece by piece as it is written: each piece is checksummed and written, then
+ * dropped, so the whole section is never held (the page metas' JSON is 52 MB at 100k pages).
  */
-export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes>) | SavedSection;
+export type SectionStream = AsyncIterable<Uint8Array>;
+
+/**
+ * Bytes, or a function that makes them (or a promise of them, or a stream) when the section
+ * is written, outside the write queue: only for data that no longer changes once taken (page
+ * metas are replaced, never edited), so the queue does not wait for its serialisation; or a
+ * section still unread.
+ */
+export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes> | SectionStream) | SavedSection;
 export type Sections = Record<string, SectionValue>;
 /** Sections as read back: each one file's bytes, in a buffer of its own. */
 export type LoadedSections = Record<string, Uint8Array>;
@@ -180,8 +186,11 @@ export class SnapshotStore {
     return { commit, sections, sums, append };
   }
 
-  /** Writes a prepared snapshot; one at a time (the caller serialises saves). */
-  async write(snapshot: PreparedSnapshot): Promise<void> {
+  /**
+   * Writes a prepared snapshot; one at a time (the caller serialises saves). `between` runs
+   * after each section is written, when its bytes are garbage (the builder collects there).
+   */
+  async write(snapshot: PreparedSnapshot, between?: () => void): Promise<void> {
     const previous = this.current;
     const generation = this.generation + 1;
     const sections: Record<string, Entry> = {};
@@ -193,11 +202,20 @@ export class SnapshotStore {
         sections[name] = old!;
         continue;
       }
-      const chunks = chunksOf(value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value);
-      const sum = snapshot.sums[name] ?? (await sumInTurns(chunks));
-      if (same(sum)) sections[name] = old!;
-      else sections[name] = { file: `${name}-${generation}.sec`, ...sum };
-      if (sections[name] !== old) await writeSynced(join(this.dir, sections[name].file), chunks);
+      const made = value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value;
+      const file = `${name}-${generation}.sec`;
+      if (isStream(made)) {
+        // Its sum is known only once it is written: a stream that made the old bytes again drops its file.
+        const sum = await writeStream(join(this.dir, file), made);
+        sections[name] = same(sum) ? old! : { file, ...sum };
+        if (same(sum)) await fsp.rm(join(this.dir, file), { force: true });
+      } else {
+        const chunks = chunksOf(made);
+        const sum = snapshot.sums[name] ?? (await sumInTurns(chunks));
+        sections[name] = same(sum) ? old! : { file, ...sum };
+        if (!same(sum)) await writeSynced(join(this.dir, file), chunks);
+      }
+      between?.();
     }
     if (snapshot.append) await syncFile(join(this.dir, snapshot.append.file));
     const manifest: Manifest = { version: FORMAT_VERSION, generation, commit: snapshot.commit, sections, append: snapshot.append };
@@ -313,6 +331,36 @@ async function writeSynced(path: string, chunks: Uint8Array[]): Promise<void> {
   }
 }
 
+/** Writes a stream's pieces into a new file at `path` about a MB a call, summing them as they go, then fsyncs it. */
+async function writeStream(path: string, stream: SectionStream): Promise<Sum> {
+  const handle = await fsp.open(path, 'w');
+  try {
+    let sum: Sum = { size: 0, crc: 0 };
+    let batch: Uint8Array[] = [];
+    let batched = 0;
+    const flush = async () => {
+      await writeChunks(handle, batch, sum.size);
+      // Empty pieces skipped, as in `sumOf`.
+      for (const piece of batch) if (piece.byteLength) sum = { size: sum.size + piece.byteLength, crc: crc32(piece, sum.crc) };
+      [batch, batched] = [[], 0];
+    };
+    for await (const piece of stream) {
+      batch.push(piece);
+      batched += piece.byteLength;
+      if (batched >= SUM_SLICE) await flush();
+    }
+    await flush();
+    await handle.sync();
+    return sum;
+  } finally {
+    await handle.close();
+  }
+}
+
+function isStream(value: SectionBytes | SectionStream): value is SectionStream {
+  return Symbol.asyncIterator in value;
+}
+
 /** Writes the chunks one after another from `position`, with as few calls as writev allows. */
 export async function writeChunks(handle: FileHandle, chunks: Uint8Array[], position: number): Promise<void> {
   let rest = chunks.filter((c) => c.byteLength > 0);
@@ -347,19 +395,17 @@ export function jsonSection(value: unknown): Uint8Array {
 }
 
 /**
- * A JSON array as chunks of `per` items: never one string of the whole array. The event loop
- * gets a turn between chunks: a save serialises 10k page metas outside the write queue, and
- * at once that held every request up for 30–190 ms.
+ * A JSON array as a stream of chunks of `per` items: never one string of the whole array,
+ * nor all the chunks at once. The event loop gets a turn between chunks: a save serialises
+ * 10k page metas outside the write queue, and at once that held every request up for 30–190 ms.
  */
-export async function jsonArrayChunks(items: readonly unknown[], per = 1024): Promise<Uint8Array[]> {
-  const chunks: Uint8Array[] = [];
+export async function* jsonArrayChunks(items: readonly unknown[], per = 1024): SectionStream {
   for (let i = 0; i < items.length; i += per) {
     if (i > 0) await nextTurn();
     const part = JSON.stringify(items.slice(i, i + per));
-    chunks.push(Buffer.from(`${i === 0 ? '[' : ','}${part.slice(1, -1)}`));
+    yield Buffer.from(`${i === 0 ? '[' : ','}${part.slice(1, -1)}`);
   }
-  chunks.push(Buffer.from(items.length === 0 ? '[]' : ']'));
-  return chunks;
+  yield Buffer.from(items.length === 0 ? '[]' : ']');
 }
 
 export function parseSection<T>(bytes: Uint8Array | undefined): T {

@@ -1,7 +1,48 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { parsePages } from '../../../vault-store/knowledge/parse-pages.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parsedInWorker, parsePages, type PageList } from '../../../vault-store/knowledge/parse-pages.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { tempVault } from '../../helpers/temp-vault.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Two full collections with a turn between: a WeakRef's target is kept until its job ends. */
+async function collect(): Promise<void> {
+  gc();
+  await nextTurn();
+  gc();
+}
+
+describe('pages parsed in the worker', () => {
+  it('lets each batch go once the caller is done with it, before the worker ends', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`p${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\n${'words of a body '.repeat(50)}${i}\n`;
+    const ctx = await tempVault(files);
+    try {
+      const paths = [...ctx.vault.manifest.pages()];
+      const input: PageList = { gitdir: ctx.vault.repo.gitdir, paths, oids: paths.map((p) => ctx.vault.manifest.get(p)!.oid) };
+      let first: WeakRef<object> | undefined;
+      let batches = 0;
+      let seen = 0;
+      for await (const batch of parsedInWorker(input)) {
+        first ??= new WeakRef(batch[0]);
+        batches += 1;
+        seen += batch.length;
+        if (seen < paths.length) continue;
+        // The last batch, the worker still running: the first one must be garbage by now.
+        await collect();
+        expect(first.deref(), 'the first batch is still held').to.equal(undefined);
+      }
+      expect([batches > 2, seen]).to.deep.equal([true, 300]);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+});
 
 describe('parsePages', () => {
   const dir = tempDir('quire-parse-');

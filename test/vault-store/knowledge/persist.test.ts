@@ -39,6 +39,26 @@ describe('SnapshotStore', () => {
     expect([snapshot?.commit, text(snapshot?.sections.docs), text(snapshot?.sections.terms)]).to.deep.equal(['c2', 'two', 'same']);
   });
 
+  it('writes a streamed section piece by piece, and keeps the old file when the stream made the same bytes', async () => {
+    // Past a MB, so the stream is written in more than one batch.
+    const piece = Buffer.alloc(300_000, 'x');
+    async function* stream(last: string) {
+      for (let i = 0; i < 5; i++) yield piece;
+      yield bytes(last);
+    }
+    const store = await save('c1', { metas: () => stream('end') });
+    const first = readdirSync(dir.path).sort();
+    const expected = Buffer.concat([piece, piece, piece, piece, piece, bytes('end')]);
+    expect(Buffer.from((await SnapshotStore.open(dir.path)).snapshot!.sections.metas).equals(expected)).to.equal(true);
+    await store.write(store.prepare('c2', { metas: () => stream('end') }));
+    expect(readdirSync(dir.path).sort()).to.deep.equal(first);
+    await store.write(store.prepare('c3', { metas: () => stream('new') }));
+    const { snapshot } = await SnapshotStore.open(dir.path);
+    expect(snapshot?.commit).to.equal('c3');
+    expect(text(snapshot?.sections.metas).slice(-3)).to.equal('new');
+    expect(readdirSync(dir.path).filter((f) => f.startsWith('metas-'))).to.deep.equal(['metas-3.sec']);
+  });
+
   it('keeps serving the last complete save when a later one was cut short, and sweeps its leftovers', async () => {
     await save('c1', { docs: bytes('one') });
     // What a save killed before its manifest leaves: new section files and a temp manifest.
@@ -95,12 +115,18 @@ describe('SnapshotStore', () => {
 });
 
 describe('jsonArrayChunks', () => {
+  const pieces = async (stream: AsyncIterable<Uint8Array>) => {
+    const all: Uint8Array[] = [];
+    for await (const piece of stream) all.push(piece);
+    return all;
+  };
+
   it('writes an array in pieces that read back as the whole array', async () => {
     const items = Array.from({ length: 2500 }, (_, i) => ({ i, s: `é${i}` }));
     for (const list of [items, items.slice(0, 1), []]) {
-      const chunks = await jsonArrayChunks(list, 1000);
+      const chunks = await pieces(jsonArrayChunks(list, 1000));
       expect(JSON.parse(Buffer.concat(chunks).toString())).to.deep.equal(list);
     }
-    expect(await jsonArrayChunks(items, 1000)).to.have.length(4);
+    expect(await pieces(jsonArrayChunks(items, 1000))).to.have.length(4);
   });
 });

@@ -28,6 +28,16 @@ describe('the docs section', () => {
     expect([...read.lengths]).to.deep.equal([...lengths.subarray(0, docs.length * FIELD_COUNT)]);
   });
 
+  it('reads back thousands of pages, their text written in several pieces', () => {
+    // Past the 4,096 strings a piece of the text holds, with multi-byte strings on both sides of a cut.
+    const pages = [docs[0]!, docs[2]!, docs[3]!];
+    const many = Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? undefined : { ...pages[i % 3], path: `p${i}/東.md` }));
+    const manyLengths = new Uint32Array(many.length * FIELD_COUNT).map((_, i) => i);
+    const chunks = docsSection(many, manyLengths);
+    expect(chunks.length).to.be.greaterThan(4);
+    expect(readDocsSection(join(chunks), copy).docs).to.deep.equal(many);
+  });
+
   it('reads an empty index', () => {
     const read = readDocsSection(join(docsSection([], new Uint32Array(0))), copy);
     expect(read.docs).to.deep.equal([]);
