@@ -1,17 +1,17 @@
 import { mkdirSync, promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { atomicWriteFile } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
+import { sumInTurns, sumOf, syncFile, writeStream, writeSynced, type SectionStream, type Sum } from './section-write.js';
+
+export type { SectionStream };
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
 export const FORMAT_VERSION = 10;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
-/** Bytes checksummed between turns of the event loop when a save is written (~1 ms). */
-const SUM_SLICE = 1 << 20;
 /**
  * Sections up to this size are read at open synchronously, larger ones through the thread
  * pool. Each asynchronous read is four round trips (open, stat, read, close), and on a busy
@@ -19,8 +19,6 @@ const SUM_SLICE = 1 << 20;
  * of waiting behind 5 ms requests for 1 ms of reading (its sections are 3 MB, page-cached).
  */
 const SYNC_READ_BYTES = 8 << 20;
-/** writev takes at most IOV_MAX (1024 on Linux) buffers a call. */
-export const IOV_MAX = 1024;
 
 /** A section's bytes: one array, or chunks written one after another (never concatenated). */
 export type SectionBytes = Uint8Array | Uint8Array[];
@@ -56,12 +54,6 @@ export class SavedSection {
     throw new QuireError('VAULT_BUSY', 'The saved index failed its check and is being rebuilt; retry shortly', { retry_after: 5 });
   }
 }
-
-/**
- * A section made piece by piece as it is written: each piece is checksummed and written, then
- * dropped, so the whole section is never held (the page metas' JSON is 52 MB at 100k pages).
- */
-export type SectionStream = AsyncIterable<Uint8Array>;
 
 /**
  * Bytes, or a function that makes them (or a promise of them, or a stream) when the section
@@ -105,11 +97,6 @@ export interface Snapshot {
 export interface OpenOptions {
   /** Sections not read at open but when first asked for (see SavedSection). */
   later?: readonly string[];
-}
-
-interface Sum {
-  size: number;
-  crc: number;
 }
 
 /** What a save writes, its bytes checksummed when it was taken (see `prepare`). */
@@ -292,102 +279,8 @@ function chunksOf(value: SectionBytes): Uint8Array[] {
   return Array.isArray(value) ? value : [value];
 }
 
-function sumOf(chunks: Uint8Array[]): Sum {
-  // Empty chunks skipped: node's crc32 of an empty array over an empty buffer forgets the running value.
-  const crc = chunks.reduce((crc, c) => (c.byteLength ? crc32(c, crc) : crc), 0);
-  return { size: chunks.reduce((n, c) => n + c.byteLength, 0), crc };
-}
-
-/**
- * `sumOf`, giving the event loop a turn every SUM_SLICE bytes: outside the write queue, a
- * save's tens of MB (term tables, postings) summed at once still held every request up.
- */
-async function sumInTurns(chunks: Uint8Array[]): Promise<Sum> {
-  let size = 0;
-  let crc = 0;
-  let sinceTurn = 0;
-  for (const chunk of chunks) {
-    for (let at = 0; at < chunk.byteLength; at += SUM_SLICE) {
-      const part = chunk.subarray(at, at + SUM_SLICE);
-      crc = crc32(part, crc);
-      size += part.byteLength;
-      sinceTurn += part.byteLength;
-      if (sinceTurn < SUM_SLICE) continue;
-      sinceTurn = 0;
-      await nextTurn();
-    }
-  }
-  return { size, crc };
-}
-
-/** Creates (or, after a crash, overwrites) `path` with the chunks in order, then fsyncs it. */
-async function writeSynced(path: string, chunks: Uint8Array[]): Promise<void> {
-  const handle = await fsp.open(path, 'w');
-  try {
-    await writeChunks(handle, chunks, 0);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes a stream's pieces into a new file at `path` about a MB a call, summing them as they go, then fsyncs it. */
-async function writeStream(path: string, stream: SectionStream): Promise<Sum> {
-  const handle = await fsp.open(path, 'w');
-  try {
-    let sum: Sum = { size: 0, crc: 0 };
-    let batch: Uint8Array[] = [];
-    let batched = 0;
-    const flush = async () => {
-      await writeChunks(handle, batch, sum.size);
-      // Empty pieces skipped, as in `sumOf`.
-      for (const piece of batch) if (piece.byteLength) sum = { size: sum.size + piece.byteLength, crc: crc32(piece, sum.crc) };
-      [batch, batched] = [[], 0];
-    };
-    for await (const piece of stream) {
-      batch.push(piece);
-      batched += piece.byteLength;
-      if (batched >= SUM_SLICE) await flush();
-    }
-    await flush();
-    await handle.sync();
-    return sum;
-  } finally {
-    await handle.close();
-  }
-}
-
 function isStream(value: SectionBytes | SectionStream): value is SectionStream {
   return Symbol.asyncIterator in value;
-}
-
-/** Writes the chunks one after another from `position`, with as few calls as writev allows. */
-export async function writeChunks(handle: FileHandle, chunks: Uint8Array[], position: number): Promise<void> {
-  let rest = chunks.filter((c) => c.byteLength > 0);
-  while (rest.length > 0) {
-    const { bytesWritten } = await handle.writev(rest.slice(0, IOV_MAX), position);
-    position += bytesWritten;
-    rest = dropBytes(rest, bytesWritten);
-  }
-}
-
-/** The chunks after the first `n` bytes (a writev may write fewer bytes than asked). */
-export function dropBytes(chunks: Uint8Array[], n: number): Uint8Array[] {
-  let i = 0;
-  while (i < chunks.length && n >= chunks[i].byteLength) n -= chunks[i++].byteLength;
-  const rest = chunks.slice(i);
-  if (n > 0) rest[0] = rest[0].subarray(n);
-  return rest;
-}
-
-/** fsync by path: the appending file descriptor may belong to a store retired meanwhile. */
-async function syncFile(path: string): Promise<void> {
-  const handle = await fsp.open(path, 'r');
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
 }
 
 export function jsonSection(value: unknown): Uint8Array {

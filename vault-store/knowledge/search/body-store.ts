@@ -3,7 +3,8 @@ import { promises as fsp, readSync, writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { dropBytes, IOV_MAX, writeChunks, type AppendFile } from '../persist.js';
+import type { AppendFile } from '../persist.js';
+import { dropBytes, IOV_MAX, writeChunks } from '../section-write.js';
 
 /** Bodies set since the last append are written out past this much text: memory stays bounded under writes. */
 const FLUSH_CHARS = 4 << 20;
