@@ -21,9 +21,10 @@ export interface BuildOptions {
   parallel: boolean;
   progress?: Progress;
   /**
-   * A full garbage collection: run while pages are filed whenever the heap grew enough
-   * since the last one, once they all are, and after each section is written, so that one
-   * phase's garbage is gone before the next one's bytes are made.
+   * A full garbage collection: run once the pages are filed, and while they are filed and
+   * the sections written whenever the heap grew enough since the last one, so that one
+   * phase's garbage is gone before the next one's bytes are made. A collection after every
+   * section cost ~0.6 s of a 5 s build at 10k pages for a lower peak only at 100k.
    */
   collect?: () => void;
 }
@@ -56,7 +57,7 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
     collect?.(true);
     const { table, ...append } = await bodies.save();
     const store = await SnapshotStore.past(input.dir);
-    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append), () => collect?.(true));
+    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append), () => collect?.(false));
   } finally {
     await bodies.close();
   }
