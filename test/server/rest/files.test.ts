@@ -216,6 +216,9 @@ describe('REST files (attachments)', () => {
     mkdirSync(join(dir(), 'scans'));
     writeFileSync(join(dir(), 'scans/page1.jpg'), PNG);
     await waitFor('the dropped file listed', async () => ((await listed()).includes('scans/page1.jpg') ? true : undefined));
+    // The server puts `.git/index` in place just after the commit that listed the file: git
+    // refuses to stage while its lock is there, as it would for anyone in the folder then.
+    await waitFor('the index unlocked', async () => (existsSync(join(dir(), '.git/index.lock')) ? undefined : true));
     writeFileSync(join(dir(), 'song.mp3'), Buffer.from('ID3'));
     gitIn(dir(), 'add', 'song.mp3');
     gitIn(dir(), '-c', 'user.name=me', '-c', 'user.email=me@example.com', 'commit', '-qm', 'Add a song');
