@@ -78,7 +78,8 @@ export const search = defineOp({
       limit: input.limit,
       prefix: input.prefix ? normalizePrefix(input.prefix) : undefined,
       tag: input.tag?.replace(/^#/, ''),
-      visible: ctx.visible,
+      // None for who reads everything: it only said yes, after each word, completion and typo fix went through it.
+      visible: seesWholeVault(ctx.agent) ? undefined : ctx.visible,
     }),
 });
 

@@ -5,7 +5,7 @@ import { phrasePairs } from './pair-filter.js';
 import { parseQuery, phraseTest, type Clause } from './query.js';
 import { CANDIDATES, rankPages } from './ranked-pages.js';
 import type { Slot } from './score-bounds.js';
-import { snippet } from './snippet.js';
+import { snippet, wordPattern } from './snippet.js';
 import { isCjk } from './tokenize.js';
 
 export interface SearchOptions {
@@ -70,6 +70,8 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
   const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch });
 
   const terms = slots.flatMap((s) => s.alternatives.map((a) => a.term));
+  // The words to mark per combination of terms held, their pattern made once for the query's pages.
+  const marks = new Map<number, { terms: Set<string>; pattern: RegExp }>();
   const limit = options.limit ?? DEFAULT_LIMIT;
   const results: SearchHit[] = [];
   for (const { item, score } of ranked) {
@@ -80,12 +82,17 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
     let body: string | undefined;
     const bodyOf = () => (body ??= index.body(doc));
     if (phrases.length && !hasPhrases(doc, phrases, bodyOf)) continue;
+    let mark = marks.get(item.held);
+    if (!mark) {
+      const held = heldTerms(terms, item.held);
+      marks.set(item.held, (mark = { terms: held, pattern: wordPattern(held) }));
+    }
     results.push({
       path: doc.path,
       title: doc.title,
       hash: doc.hash,
       score: Math.round(score * 1000) / 1000,
-      snippet: snippet(bodyOf(), heldTerms(terms, item.held)),
+      snippet: snippet(bodyOf(), mark.terms, mark.pattern),
     });
   }
   return suggestion === undefined ? { results } : { results, suggestion };

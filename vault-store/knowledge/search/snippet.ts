@@ -24,14 +24,15 @@ interface Span {
  * word wrapped in `**…**` (markdown bold, so it renders where the body renders). The body
  * is shown with whitespace runs collapsed to one space. ASCII text is never collapsed
  * whole: its words are found in it as it is, and only the distances between them and the
- * window itself are measured in collapsed characters (see `excerpt`).
+ * window itself are measured in collapsed characters (see `excerpt`). `pattern` is
+ * `wordPattern(matches)`, when the caller made it for several pages.
  */
-export function snippet(body: string, matches: ReadonlySet<string>): string {
+export function snippet(body: string, matches: ReadonlySet<string>, pattern?: RegExp): string {
   // The body is read past its heading, never sliced: loops over a sliced string were a third slower.
   const begin = HEADING.exec(body)?.[0].length ?? 0;
-  if (isAscii(body)) return excerpt(body, asciiSpans(body, begin, matches), begin);
+  if (isAscii(body)) return excerpt(body, asciiSpans(body, begin, matches, pattern), begin);
   const text = body.slice(begin).replace(SPACING, ' ').trim();
-  const spans = isAscii(text) ? asciiSpans(text, 0, matches) : wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
+  const spans = isAscii(text) ? asciiSpans(text, 0, matches, pattern) : wordSpans(text).filter((s) => s.terms.some((t) => matches.has(t)));
   return excerpt(text, spans, 0);
 }
 
@@ -41,8 +42,12 @@ const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
 /** The whole-word pattern of a set of terms, kept for the next pages of the same query. */
 const patterns = new Map<string, RegExp>();
 const MAX_PATTERNS = 64;
-
-function wordPattern(matches: ReadonlySet<string>): RegExp {
+/**
+ * The pattern finding `matches` as whole words in ASCII text. A query makes it once per set
+ * of terms its pages hold and hands it to each snippet (see `snippet`): spelling the key
+ * out per page was a sixth of a snippet's own work.
+ */
+export function wordPattern(matches: ReadonlySet<string>): RegExp {
   let key = '';
   for (const term of matches) key = key ? `${key} ${term}` : term;
   let pattern = patterns.get(key);
@@ -63,10 +68,10 @@ function wordPattern(matches: ReadonlySet<string>): RegExp {
  * lower-cased text (twice as slow). Whole words never overlap, so the scan's matches are all
  * of them.
  */
-function asciiSpans(text: string, begin: number, matches: ReadonlySet<string>): Span[] {
+function asciiSpans(text: string, begin: number, matches: ReadonlySet<string>, given?: RegExp): Span[] {
   const spans: Span[] = [];
   if (matches.size === 0) return spans;
-  const pattern = wordPattern(matches);
+  const pattern = given ?? wordPattern(matches);
   pattern.lastIndex = begin;
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) spans.push({ start: m.index, end: m.index + m[0].length });
   return spans;

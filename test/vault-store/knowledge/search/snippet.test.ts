@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { snippet } from '../../../../vault-store/knowledge/search/snippet.js';
+import { snippet, wordPattern } from '../../../../vault-store/knowledge/search/snippet.js';
 import { isAscii, wordSpans } from '../../../../vault-store/knowledge/search/tokenize.js';
 
 /**
@@ -75,6 +75,15 @@ describe('snippets', () => {
     // Most windows leave text out on both sides: the walks from the cluster are what is tested.
     expect(cut.start).to.be.greaterThan(1500);
     expect(cut.end).to.be.greaterThan(2000);
+  });
+
+  it('give the same with the pattern a query made once for all its pages', () => {
+    const made = new Map<string, RegExp>();
+    for (const { body, matches } of [...bodies(500, 11), ...bodies(100, 13, ['Café', '知识管理'])]) {
+      const key = [...matches].join(' ');
+      if (!made.has(key)) made.set(key, wordPattern(matches));
+      expect(snippet(body, matches, made.get(key))).to.equal(reference(body, matches));
+    }
   });
 
   it('give the same in text past ASCII, whose words come from the tokenizer', () => {
