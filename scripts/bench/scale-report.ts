@@ -30,6 +30,8 @@ const ROWS: Row[] = [
   { label: 'search p50 (HTTP)', value: (r) => r.search_ms.p50, unit: 'ms', limit: at({ 100_000: 2 }) },
   { label: 'search p99 (HTTP)', value: (r) => r.search_ms.p99, unit: 'ms', limit: at({ 100_000: 10 }) },
   { label: 'HTTP floor p50 (whoami)', value: (r) => r.http_floor_p50_ms, unit: 'ms' },
+  { label: 'search p50 (engine CPU, in-process)', value: (r) => r.engine_search_ms.p50, unit: 'ms' },
+  { label: 'search p99 (engine CPU, in-process)', value: (r) => r.engine_search_ms.p99, unit: 'ms' },
   { label: 'warm steady RSS', value: (r) => r.warm_steady_mb, unit: 'MB' },
   { label: 'write p50 (sequential)', value: (r) => r.write_ms.p50, unit: 'ms' },
   { label: 'save landed after writes', value: (r) => r.save_seen_after_ms, unit: 'ms' },
@@ -58,6 +60,8 @@ const CURVE: [string, (r: SizeResult) => number][] = [
   ['search_p50_ms', (r) => r.search_ms.p50],
   ['search_p99_ms', (r) => r.search_ms.p99],
   ['http_floor_p50_ms', (r) => r.http_floor_p50_ms],
+  ['engine_search_p50_ms', (r) => r.engine_search_ms.p50],
+  ['engine_search_p99_ms', (r) => r.engine_search_ms.p99],
   ['write_p50_ms', (r) => r.write_ms.p50],
   ['index_disk_mb', (r) => r.index_disk_mb],
 ];

@@ -4,6 +4,7 @@ import { vaultDir } from '../../server/vaults/user-vault.js';
 import { benchAccounts } from './bench-accounts.js';
 import { summarize } from './fixture.js';
 import { apiClient, ok, type ApiCall } from './http-client.js';
+import { engineSearchLatency } from './scale-engine.js';
 import { benchQueries, type BenchQuery } from './scale-queries.js';
 import { copyTree, diskMb, SCALE_DIR, scaleVault } from './scale-vault.js';
 import { memoryOf, resetPeak, rssAfterGc, rssSampler, sleep, startQuire, type ServerProcess } from './server-process.js';
@@ -33,6 +34,8 @@ export interface SizeResult {
   warm_steady_mb: number;
   search_ms: { p50: number; p99: number; n: number };
   search_by_kind_p50_ms: Record<string, number>;
+  /** The same queries run by the engine in the bench's process, on the saved index: CPU ms (see engineSearchLatency). */
+  engine_search_ms: { p50: number; p99: number; n: number };
   http_floor_p50_ms: number;
   write_ms: { p50: number; p99: number; n: number };
   save_peak_mb: number;
@@ -170,6 +173,7 @@ export async function measureSize(pages: number): Promise<SizeResult> {
   await sleep(QUIET_MS);
   const warmSteady = await rssAfterGc(warm);
   await warm.stop();
+  const engine = await engineSearchLatency(vaultDir(data, USER), indexDir, queries);
 
   const s = (ms: number) => Math.round(ms / 100) / 10;
   return {
@@ -187,6 +191,7 @@ export async function measureSize(pages: number): Promise<SizeResult> {
     warm_peak_mb: Math.round(warmPeak),
     warm_steady_mb: Math.round(warmSteady),
     ...latency,
+    engine_search_ms: engine,
     ...save,
     save_peak_mb: Math.round(save.save_peak_mb),
     index_disk_mb: diskMb(indexDir),

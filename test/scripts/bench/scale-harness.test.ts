@@ -83,6 +83,7 @@ describe('scale bench harness', () => {
       search_ms: { p50: 1, p99: 5, n: 300 },
       search_by_kind_p50_ms: {},
       http_floor_p50_ms: 0.3,
+      engine_search_ms: { p50: 0.4, p99: 2, n: 300 },
       write_ms: { p50: 10, p99: 20, n: 50 },
       save_peak_mb: steady,
       save_seen_after_ms: 1000,
@@ -95,7 +96,8 @@ describe('scale bench harness', () => {
     expect(row('peak during build (server)')).to.not.contain('FAIL');
     expect(row('peak during build (+ builder)')).to.contain('FAIL');
     expect(row('first build')).to.match(/4 s PASS \(≤ 5\)/);
-    expect(lines).to.include('1000,1,4,90,225,90,90,90,200,90,1,5,0.3,10,10');
+    expect(row('search p99 (engine CPU, in-process)')).to.match(/^search p99 \(engine CPU, in-process\)\s+2 ms/);
+    expect(lines).to.include('1000,1,4,90,225,90,90,90,200,90,1,5,0.3,0.4,2,10,10');
   });
 
   it('reads RSS and a peak of another process, and starts the peak again', async () => {

@@ -68,6 +68,49 @@ export class PostingReader {
     }
   }
 
+  /**
+   * Decodes the list just opened into `ids` and `counts` (room for every page) and returns
+   * how many postings it held, in `next()`'s order. The same decoding in locals, not
+   * fields: reading a common word's 100k postings one `next()` at a time cost ~30 ns a
+   * posting, here ~9.
+   */
+  drain(ids: Int32Array, counts: Int32Array): number {
+    const { bytes, state, end } = this;
+    let at = this.at;
+    let n = 0;
+    // Whole runs only: `open` was the last call, so no run is begun.
+    while (at < end) {
+      let b = bytes[at++];
+      let head = b & 0x7f;
+      for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[at++]) & 0x7f) * scale;
+      const slot = head & 15;
+      const fixed = SLOTS - slot;
+      let id = -1;
+      for (let left = (head - slot) / 16; left > 0; left--) {
+        b = bytes[at++];
+        let gap = b & 0x7f;
+        for (let scale = 0x80; b & 0x80; scale *= 0x80) gap += ((b = bytes[at++]) & 0x7f) * scale;
+        id += gap + 1;
+        let count = fixed;
+        if (slot === 0) {
+          b = bytes[at++];
+          count = b & 0x7f;
+          for (let scale = 0x80; b & 0x80; scale *= 0x80) count += ((b = bytes[at++]) & 0x7f) * scale;
+        }
+        if (state[id] & BASE) {
+          ids[n] = id;
+          counts[n++] = count;
+        }
+      }
+    }
+    this.at = at;
+    while (this.nextExtra()) {
+      ids[n] = this.id;
+      counts[n++] = this.count;
+    }
+    return n;
+  }
+
   private nextExtra(): boolean {
     const { extra } = this;
     if (!extra || this.e >= extra.length) return false;

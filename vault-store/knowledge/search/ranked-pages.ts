@@ -162,9 +162,10 @@ function walkHoldings(
   ceiling?: number,
   tables = { left: 0 },
 ): Generator<Ranked<Found>, boolean> {
+  const met = holdings.holding(required);
   const pool: ArrayLike<number> = keep
-    ? (Array.prototype.filter.call(holdings.pages, (id: number) => index.docs[id] !== undefined && keep(index.docs[id])) as number[])
-    : holdings.pages;
+    ? (Array.prototype.filter.call(met, (id: number) => index.docs[id] !== undefined && keep(index.docs[id])) as number[])
+    : met;
   const scores = holdings.scores(pool);
   const table = holdings.partial ? new TableScorer(slots, bm25) : undefined;
   return bestFirst(

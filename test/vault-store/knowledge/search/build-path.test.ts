@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { countOfSlot, fromSections, packPostings, type PostingsSections } from '../../../../vault-store/knowledge/search/pack-postings.js';
+import { PostingReader } from '../../../../vault-store/knowledge/search/posting-reader.js';
 import { Postings } from '../../../../vault-store/knowledge/search/postings.js';
 import { FIELDS, TermStats, type DocTerms, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
 import { scanTerms, tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
@@ -77,6 +78,7 @@ describe('search build path', () => {
       return tokens.get(text)!.filter((t) => t === term).length;
     };
     const sample = [...stats.sorted()].slice(0, 40);
+    const [drainedIds, drainedCounts] = [new Int32Array(300), new Int32Array(300)];
     let pastLastSlot = 0;
     const check = (label: string) => {
       for (const term of sample) {
@@ -98,6 +100,13 @@ describe('search build path', () => {
             expect(counts[i]).to.equal(count(texts[live.get(id)!][field], term));
             if (slot !== 0) expect(countOfSlot(slot)).to.equal(counts[i]);
           });
+          // A list decoded whole holds the same postings (base, then overlay), dead pages skipped.
+          const n = postings.read(termId, f, new PostingReader()).drain(drainedIds, drainedCounts);
+          const drained = Array.from(drainedIds.subarray(0, n), (id, i) => [id, drainedCounts[i]]);
+          const byId = (a: number[], b: number[]) => a[0] - b[0];
+          expect(drained.sort(byId), `${label}: ${term} in ${field}, whole`).to.deep.equal(
+            walked.map(([id], i) => [id, counts[i]]).sort(byId),
+          );
         });
         const anyField = (id: number, terms: string[]) => FIELDS.some((f) => terms.every((t) => count(texts[live.get(id)!][f], t) > 0));
         const sorted = (ids: number[]) => ids.sort((a, b) => a - b);
