@@ -2,7 +2,7 @@ import {
   compareEntries,
   comparePaths,
   encodeEntry,
-  frameIndex,
+  frameIndexOffThread,
   INDEX_HASH_SIZE,
   INDEX_HEADER_SIZE,
   type IndexEntry,
@@ -101,9 +101,10 @@ export class SortedIndex {
 
   /**
    * The index file (version 2, or 3 with extended flags); the entries' records then point into
-   * it. Its memory is reused by the call after next, so write it out before then.
+   * it. Its memory is reused by the call after next, so write it out before then. The records
+   * are laid out at once; the checksum is computed off the event loop.
    */
-  toBuffer(): Buffer {
+  async toBuffer(): Promise<Buffer> {
     const n = this.entries.length;
     const starts: number[] = new Array(n);
     const ends: number[] = new Array(n);
@@ -128,13 +129,14 @@ export class SortedIndex {
       i = j;
     }
     const extended = this.entries.some((e) => e.flags.skipWorktree || e.flags.intentToAdd);
-    frameIndex(out, n, extended);
+    const framed = frameIndexOffThread(out, n, extended);
     this.#spare = this.#ownsBytes ? (this.#bytes.buffer as ArrayBuffer) : undefined;
     this.#ownsBytes = true;
     this.#bytes = out;
     this.#starts = starts;
     this.#ends = ends;
     this.#fresh = new Array(n).fill(undefined);
+    await framed;
     return out;
   }
 }
