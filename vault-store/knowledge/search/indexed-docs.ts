@@ -6,7 +6,6 @@ import type { DocTerms, TermStats } from './term-stats.js';
 export interface IndexedPage {
   path: string;
   title: string;
-  /** The page's git blob id: a page whose id is unchanged is not filed again, and its body is cached by it (see BodyCache). */
   hash: string;
   tags: string[];
   /** Markdown after the frontmatter; snippets, phrases and ask read it (see `body()`). */

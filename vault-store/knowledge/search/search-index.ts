@@ -1,4 +1,3 @@
-import { bodyCache, bodyCacheOwner } from './body-cache.js';
 import { BodyStore } from './body-store.js';
 import type { IndexedDoc, IndexedDocs, IndexedPage } from './indexed-docs.js';
 import type { PackedPostings } from './pack-postings.js';
@@ -36,8 +35,6 @@ export class SearchIndex implements IndexedDocs {
   readonly pairs = new PairFilters();
   /** Bytes of the live pages' term tables (what the slab holds beyond them is dead). */
   private tableBytes = 0;
-  /** Who this index is to the process's cache of decoded bodies. */
-  private readonly cacheOwner = bodyCacheOwner();
 
   /**
    * `packed`: the postings of exactly `docs` (restored), or none to file them anew;
@@ -76,9 +73,9 @@ export class SearchIndex implements IndexedDocs {
     return id === undefined ? undefined : this.docs[id];
   }
 
-  /** The page's markdown after the frontmatter (kept a while by blob id: see BodyCache). */
+  /** The page's markdown after the frontmatter. */
   body(doc: IndexedDoc): string {
-    return bodyCache.get(this.cacheOwner, doc.hash) ?? bodyCache.add(this.cacheOwner, doc.hash, this.bodies.get(doc.id));
+    return this.bodies.get(doc.id);
   }
 
   paths(): IterableIterator<string> {
