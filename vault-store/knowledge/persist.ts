@@ -287,18 +287,43 @@ export function jsonSection(value: unknown): Uint8Array {
   return Buffer.from(JSON.stringify(value));
 }
 
+/** Items per chunk of a JSON section (see `jsonArrayChunks`). */
+const CHUNK_ITEMS = 128;
+
 /**
  * A JSON array as a stream of chunks of `per` items: never one string of the whole array,
  * nor all the chunks at once. The event loop gets a turn between chunks: a save serialises
  * 10k page metas outside the write queue, and at once that held every request up for 30–190 ms.
+ * A chunk's string is kept small enough for V8's young generation (~65 KB of page metas):
+ * 1,024 metas a chunk were ~0.5 MB strings in the old one, 52 MB of them per save at 100k pages,
+ * there until its next full collection.
  */
-export async function* jsonArrayChunks(items: readonly unknown[], per = 1024): SectionStream {
-  for (let i = 0; i < items.length; i += per) {
+export function jsonArrayChunks(items: readonly unknown[], per = CHUNK_ITEMS): SectionStream {
+  return jsonChunks(items.length, (from, to) => items.slice(from, to), per);
+}
+
+/**
+ * A map's entries as a JSON array of `[key, value]` pairs. Keys and values are copied now
+ * (two flat lists, where the caller holds the map still) and paired a chunk at a time as the
+ * section is written: a pair per entry made at once lived through the save, 13 MB of old
+ * generation garbage per save of 100k pages' fields.
+ */
+export function jsonEntries(map: ReadonlyMap<string, unknown>): () => SectionStream {
+  const keys = [...map.keys()];
+  const values = [...map.values()];
+  return () => jsonChunks(keys.length, (from, to) => keys.slice(from, to).map((key, i) => [key, values[from + i]]), CHUNK_ITEMS);
+}
+
+/** `count` items, taken `per` at a time by `slice`, as one JSON array (see `jsonArrayChunks`). */
+async function* jsonChunks(count: number, slice: (from: number, to: number) => unknown[], per: number): SectionStream {
+  for (let i = 0; i < count; i += per) {
     if (i > 0) await nextTurn();
-    const part = JSON.stringify(items.slice(i, i + per));
-    yield Buffer.from(`${i === 0 ? '[' : ','}${part.slice(1, -1)}`);
+    const bytes = Buffer.from(JSON.stringify(slice(i, i + per)));
+    // Each chunk is an array of its own: its closing bracket dropped, and after the first its opening one made a comma.
+    if (i > 0) bytes[0] = 0x2c;
+    yield bytes.subarray(0, bytes.length - 1);
   }
-  yield Buffer.from(items.length === 0 ? '[]' : ']');
+  yield Buffer.from(count === 0 ? '[]' : ']');
 }
 
 export function parseSection<T>(bytes: Uint8Array | undefined): T {

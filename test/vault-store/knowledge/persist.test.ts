@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { jsonArrayChunks, SnapshotStore, type Sections } from '../../../vault-store/knowledge/persist.js';
+import { jsonArrayChunks, jsonEntries, SnapshotStore, type Sections } from '../../../vault-store/knowledge/persist.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const bytes = (text: string) => Buffer.from(text);
@@ -25,6 +25,14 @@ describe('SnapshotStore', () => {
     expect(snapshot?.commit).to.equal('c1');
     expect(text(snapshot?.sections.docs)).to.equal('abcde');
     expect(text(snapshot?.sections.terms)).to.equal('t');
+  });
+
+  it('writes a section of more chunks than one writev takes, empty ones among them, in order', async () => {
+    // 5,000 chunks: five writev calls of at most 1,024 buffers, each call's cut landing in a different place.
+    const chunks = Array.from({ length: 5000 }, (_, i) => bytes(i % 7 === 0 ? '' : `${i},`));
+    await save('c1', { docs: chunks });
+    const { snapshot } = await SnapshotStore.open(dir.path);
+    expect(text(snapshot?.sections.docs)).to.equal(chunks.map((c) => text(c)).join(''));
   });
 
   it('rewrites only the sections that changed and deletes the files no manifest names any more', async () => {
@@ -128,5 +136,18 @@ describe('jsonArrayChunks', () => {
       expect(JSON.parse(Buffer.concat(chunks).toString())).to.deep.equal(list);
     }
     expect(await pieces(jsonArrayChunks(items, 1000))).to.have.length(4);
+  });
+
+  it('writes the entries of a map as [key, value] pairs, as they were when taken (not as the map is later)', async () => {
+    const map = new Map(Array.from({ length: 300 }, (_, i) => [`p${i}.md`, { n: i, tags: ['é'] }] as const));
+    const empty = await pieces(jsonEntries(new Map())());
+    expect(JSON.parse(Buffer.concat(empty).toString())).to.deep.equal([]);
+    const section = jsonEntries(map);
+    const expected = [...map];
+    map.set('later.md', { n: -1, tags: [] });
+    map.delete('p0.md');
+    const chunks = await pieces(section());
+    expect(chunks.length, 'in several chunks').to.be.greaterThan(2);
+    expect(JSON.parse(Buffer.concat(chunks).toString())).to.deep.equal(expected);
   });
 });

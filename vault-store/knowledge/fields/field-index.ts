@@ -1,4 +1,4 @@
-import { jsonArrayChunks, parseSection, type SavedSection, type SectionValue } from '../persist.js';
+import { jsonEntries, parseSection, type SavedSection, type SectionValue } from '../persist.js';
 import type { FieldValue, PageFields } from './page-fields.js';
 
 type Row = [path: string, fields: PageFields];
@@ -43,9 +43,7 @@ export class FieldIndex {
 
   /** The section: the saved one while never read, else rows made when the save writes them. */
   section(): SectionValue {
-    if (!this.pages) return this.saved!;
-    const rows: Row[] = [...this.pages];
-    return () => jsonArrayChunks(rows);
+    return this.pages ? jsonEntries(this.pages) : this.saved!;
   }
 
   /** Estimated heap bytes: per page its map entry and object, per value its size. */

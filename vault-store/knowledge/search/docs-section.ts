@@ -1,3 +1,4 @@
+import type { SectionStream } from '../section-write.js';
 import { ownBuffer } from './pack-postings.js';
 import { FIELD_COUNT } from './term-table.js';
 
@@ -21,13 +22,12 @@ const NO_TAGS = Object.freeze([]) as unknown as string[];
  * an array per page: 32-bit words — the page count, the count of tag lengths, per page the
  * lengths of its path, title and hash (in UTF-16 units) and its tag count, the tag lengths,
  * then FIELD_COUNT field lengths per page (the index's `lengths` as they are) — followed by
- * every string in UTF-8, one after another.
+ * every string in UTF-8, one after another. Made as it is written: the words, then the text
+ * a piece at a time (all of it at once was 18 MB at 100k pages, and the list of its strings).
  */
-export function docsSection(docs: readonly (DocFields | undefined)[], lengths: Uint32Array): Uint8Array[] {
+export async function* docsSection(docs: readonly (DocFields | undefined)[], lengths: Uint32Array): SectionStream {
   const shape = new Uint32Array(HEADER + SHAPE * docs.length);
-  const tagLengths: number[] = [];
-  const text: string[] = [];
-  shape[0] = docs.length;
+  let tags = 0;
   for (let id = 0; id < docs.length; id++) {
     const doc = docs[id];
     const at = HEADER + SHAPE * id;
@@ -35,24 +35,42 @@ export function docsSection(docs: readonly (DocFields | undefined)[], lengths: U
       shape[at + 3] = HOLE;
       continue;
     }
-    [shape[at], shape[at + 1], shape[at + 2], shape[at + 3]] = [doc.path.length, doc.title.length, doc.hash.length, doc.tags.length];
-    text.push(doc.path, doc.title, doc.hash, ...doc.tags);
-    for (const tag of doc.tags) tagLengths.push(tag.length);
+    shape[at] = doc.path.length;
+    shape[at + 1] = doc.title.length;
+    shape[at + 2] = doc.hash.length;
+    shape[at + 3] = doc.tags.length;
+    tags += doc.tags.length;
   }
-  shape[1] = tagLengths.length;
+  shape[0] = docs.length;
+  shape[1] = tags;
+  yield bytesOf(shape);
+  const tagLengths = new Uint32Array(tags);
+  let tag = 0;
+  for (const doc of docs) if (doc) for (let t = 0; t < doc.tags.length; t++) tagLengths[tag++] = doc.tags[t].length;
+  yield bytesOf(tagLengths);
   const lens = new Uint32Array(docs.length * FIELD_COUNT);
   lens.set(lengths.subarray(0, lens.length));
-  return [bytesOf(shape), bytesOf(Uint32Array.from(tagLengths)), bytesOf(lens), ...utf8Pieces(text)];
+  yield bytesOf(lens);
+  yield* utf8Pieces(docs);
 }
 
-/** Strings per piece of the text: one string of them all was 18–36 MB at 100k pages, beside its bytes. */
-const TEXT_PIECE = 4096;
+/**
+ * Strings per piece of the text: a piece stays small enough for V8's young generation
+ * (~45 KB of seed-42 text), so it dies there instead of growing the old one.
+ */
+const TEXT_PIECE = 1024;
 
-/** `texts` joined as UTF-8, in pieces of TEXT_PIECE strings (a string never spans two pieces). */
-function utf8Pieces(texts: readonly string[]): Uint8Array[] {
-  const pieces: Uint8Array[] = [];
-  for (let i = 0; i < texts.length; i += TEXT_PIECE) pieces.push(Buffer.from(texts.slice(i, i + TEXT_PIECE).join('')));
-  return pieces;
+/** The pages' strings joined as UTF-8, in pieces of about TEXT_PIECE strings (a string never spans two pieces). */
+function* utf8Pieces(docs: readonly (DocFields | undefined)[]): Generator<Uint8Array> {
+  let texts: string[] = [];
+  for (const doc of docs) {
+    if (!doc) continue;
+    texts.push(doc.path, doc.title, doc.hash, ...doc.tags);
+    if (texts.length < TEXT_PIECE) continue;
+    yield Buffer.from(texts.join(''));
+    texts = [];
+  }
+  if (texts.length > 0) yield Buffer.from(texts.join(''));
 }
 
 /**

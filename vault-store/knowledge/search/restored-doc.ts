@@ -25,6 +25,13 @@ export class SavedTables {
     return this.offsets[id + 1] - this.offsets[id];
   }
 
+  /** Where page `id`'s table lies in the section's buffer, without cutting a view. */
+  spanOf(id: number, span: TableSpan): void {
+    span.buffer = this.tables.buffer;
+    span.offset = this.tables.byteOffset + this.offsets[id];
+    span.length = this.bytesOf(id);
+  }
+
   of(id: number): DocTerms {
     return {
       bytes: this.tables.subarray(this.offsets[id], this.offsets[id + 1]),
@@ -59,13 +66,28 @@ export class RestoredDoc implements IndexedDoc {
     return this.table ? this.table.bytes.length : this.tables().bytesOf(this.id);
   }
 
-  /** The table for a save, without keeping it when it was never read. */
-  unkeptTerms(): DocTerms {
-    return this.table ?? this.tables().of(this.id);
+  /** Where the table lies, for a save: a table never read is not cut. */
+  spanOf(span: TableSpan): void {
+    if (this.table) bytesSpan(this.table.bytes, span);
+    else this.tables().spanOf(this.id, span);
   }
 }
 
-/** A page's table for a save: a restored page's is not kept when it was never read. */
-export function termsToSave(doc: IndexedDoc): DocTerms {
-  return doc instanceof RestoredDoc ? doc.unkeptTerms() : doc.terms;
+/** Where a page's table lies: a buffer, and the offset and length of the table in it. */
+export interface TableSpan {
+  buffer: ArrayBufferLike;
+  offset: number;
+  length: number;
+}
+
+/** Where `doc`'s table lies, for a save, filled into `span`: no object made per page. */
+export function tableSpan(doc: IndexedDoc, span: TableSpan): void {
+  if (doc instanceof RestoredDoc) doc.spanOf(span);
+  else bytesSpan(doc.terms.bytes, span);
+}
+
+function bytesSpan(bytes: Uint8Array, span: TableSpan): void {
+  span.buffer = bytes.buffer;
+  span.offset = bytes.byteOffset;
+  span.length = bytes.byteLength;
 }

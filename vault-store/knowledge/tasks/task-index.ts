@@ -1,4 +1,4 @@
-import { jsonArrayChunks, parseSection, type SavedSection, type SectionValue } from '../persist.js';
+import { jsonEntries, parseSection, type SavedSection, type SectionValue } from '../persist.js';
 import { DueIndex } from './due-index.js';
 import type { Task } from './task.js';
 import { queryTasks, type TaskList, type TaskQuery } from './task-query.js';
@@ -69,14 +69,11 @@ export class TaskIndex {
    */
   section(): SectionValue {
     const { pages } = this;
-    if (pages instanceof Map) {
-      const entries = [...pages];
-      return () => jsonArrayChunks(entries);
-    }
+    if (pages instanceof Map) return jsonEntries(pages);
     if (pages.changes.size === 0) return pages.saved;
     const { saved } = pages;
     const changes = new Map(pages.changes);
-    return () => jsonArrayChunks([...restored(saved, changes)]);
+    return () => jsonEntries(restored(saved, changes))();
   }
 
   /** Estimated heap bytes: per task its object, text and dates; per page its entry. */

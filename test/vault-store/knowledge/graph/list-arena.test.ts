@@ -55,4 +55,15 @@ describe('ListArena', () => {
     expect(contents(arena, 499)).to.deep.equal(Array.from({ length: 20 }, (_, i) => 49 + i));
     expect(arena.memoryBytes()).to.be.at.most(500 * 20 * 4 + 500 * 12);
   });
+
+  it('grows by an eighth, not double, once trimmed: the first edit after a build keeps its memory near what the build left', () => {
+    const arena = new ListArena();
+    const owners = 200_000;
+    for (let o = 0; o < owners; o++) arena.reset(o, 8, [1, 2, 3, 4, 5, 6, 7, 8]);
+    arena.trim();
+    const trimmed = arena.memoryBytes();
+    arena.insertSorted(7, 9);
+    expect(contents(arena, 7)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(arena.memoryBytes()).to.be.within(trimmed + 1, trimmed * 1.2);
+  });
 });
