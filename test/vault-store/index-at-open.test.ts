@@ -67,13 +67,7 @@ describe('.git/index at open', () => {
     expect(behind).to.match(/^D\tcrash\/p4\/n4\.md\n$/);
     const before = indexEntries(dir.path);
 
-    const vault = await Vault.open(dir.path);
-    expect(gitIn(dir.path, 'status', '--porcelain')).to.equal('');
-    gitIn(dir.path, 'fsck', '--strict', '--no-dangling');
-    for (const line of acknowledged) {
-      const [path, hash] = line.split(' ');
-      expect(vault.manifest.get(path)?.oid, path).to.equal(hash);
-    }
+    const vault = await reopenedClean(dir.path, acknowledged);
     // Entries the crash did not touch keep their stat data (git trusts them without re-reading
     // the files); the missing one has the working file's, not zeros.
     const after = indexEntries(dir.path);
@@ -91,13 +85,7 @@ describe('.git/index at open', () => {
     expect(lockHeld, 'index.lock kept for the batch behind').to.equal(true);
     expect(behind.trim().split('\n')).to.have.length(16);
 
-    const vault = await Vault.open(dir.path);
-    expect(gitIn(dir.path, 'status', '--porcelain')).to.equal('');
-    gitIn(dir.path, 'fsck', '--strict', '--no-dangling');
-    for (const line of acknowledged) {
-      const [path, hash] = line.split(' ');
-      expect(vault.manifest.get(path)?.oid, path).to.equal(hash);
-    }
+    await reopenedClean(dir.path, acknowledged);
   });
 
   it('leaves an index git wrote since alone, though it differs from HEAD (what the user staged)', async () => {
@@ -114,3 +102,15 @@ describe('.git/index at open', () => {
     expect(gitIn(dir.path, 'status', '--porcelain')).to.equal('');
   });
 });
+
+/** The vault reopened after a crash: `git status` clean, `fsck --strict` passing, every acknowledged write ("path hash") there. */
+async function reopenedClean(path: string, acknowledged: string[]): Promise<Vault> {
+  const vault = await Vault.open(path);
+  expect(gitIn(path, 'status', '--porcelain')).to.equal('');
+  gitIn(path, 'fsck', '--strict', '--no-dangling');
+  for (const line of acknowledged) {
+    const [file, hash] = line.split(' ');
+    expect(vault.manifest.get(file)?.oid, file).to.equal(hash);
+  }
+  return vault;
+}
