@@ -19,11 +19,6 @@ export interface BatchTarget {
   index: GitIndex;
   now: () => Date;
   log: Log;
-  /**
-   * Asked once the batch is durable: true lets it leave `.git/index` to the batch queued
-   * behind it (IndexLock.defer), which then writes one index for both.
-   */
-  deferIndex?: () => boolean;
 }
 
 type Change = ChangedFile & Omit<FileChange, 'path'>;
@@ -121,7 +116,6 @@ export class CommitBatch {
     // A file changed twice in the batch is written once, as the last commit has it.
     const files = [...new Map(this.staged.flatMap((s) => s.changes).map((c) => [c.path, c])).values()];
     let indexReady: Promise<unknown> = Promise.resolve();
-    let deferred: boolean;
     try {
       await Promise.all([
         repo.flushObjects(),
@@ -129,20 +123,19 @@ export class CommitBatch {
         branch.prepare(this.tip),
       ]);
       const moving = branch.move();
-      deferred = this.target.deferIndex?.() ?? false;
       // The new index is built (CPU: entries, SHA-1 of the file) while the ref's folder is
       // fsynced; it resolves to the error, if any, and is put in place once the ref has moved.
-      if (!deferred) indexReady = failureOf(index.prepare(indexChanges(files), repo.dir, this.tipTree));
+      indexReady = index.prepare(indexChanges(files), repo.dir, this.tipTree).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('index'),
+      );
       await moving;
     } catch (err) {
       await indexReady;
       await this.abandon();
       throw err;
     }
-    // Left to the batch behind: only the entries are taken, once the branch has moved (the
-    // working files' stat data as written), and the lock kept for it.
-    if (deferred) indexReady = failureOf(index.defer(indexChanges(files), repo.dir, this.tipTree));
-    await this.finishIndex(index, await indexReady, deferred);
+    await this.finishIndex(index, await indexReady);
     return this.staged.map((s) => s.event);
   }
 
@@ -182,16 +175,15 @@ export class CommitBatch {
 
   /**
    * Puts the index prepared for the new head in place, so `git status` in the folder is
-   * clean (deferred: the batch behind does, see BatchTarget.deferIndex). The commits have
-   * landed: a failure here is logged, never the write's. A missing or unreadable index (a
-   * vault from before the index was kept) is rebuilt from the tree once, hashing the working
-   * files; one in a format we do not write (split or sparse) is left to git.
+   * clean. The commits have landed: a failure here is logged, never the write's. A missing or
+   * unreadable index (a vault from before the index was kept) is rebuilt from the tree once,
+   * hashing the working files; one in a format we do not write (split or sparse) is left to git.
    */
-  private async finishIndex(lock: IndexLock, prepareError: unknown, deferred: boolean): Promise<void> {
+  private async finishIndex(lock: IndexLock, prepareError: unknown): Promise<void> {
     const { repo, index, log } = this.target;
     try {
-      if (prepareError === undefined) return deferred ? undefined : await lock.commit();
-      if (deferred || !(prepareError instanceof IndexFileError) || prepareError.reason === 'unsupported') throw prepareError;
+      if (prepareError === undefined) return await lock.commit();
+      if (!(prepareError instanceof IndexFileError) || prepareError.reason === 'unsupported') throw prepareError;
       await index.rebuild(await indexFiles(repo, this.tipTree!), repo.dir, this.tipTree);
     } catch (err) {
       log.warn({ vault: repo.dir, err: (err as Error).message }, 'updating .git/index failed');
@@ -199,12 +191,4 @@ export class CommitBatch {
       this.locks = undefined;
     }
   }
-}
-
-/** Resolves to the error `work` failed with, if any (undefined when it succeeded). */
-function failureOf(work: Promise<void>): Promise<unknown> {
-  return work.then(
-    () => undefined,
-    (err: unknown) => err ?? new Error('index'),
-  );
 }

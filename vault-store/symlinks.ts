@@ -53,24 +53,3 @@ function lstatIfPresent(absolute: string): Stats | undefined {
     throw err;
   }
 }
-
-/**
- * Throws INVALID_PATH when a change the server would write lies at or beneath a symbolic
- * link, in git (`inGit`: the manifest's `symlinkOn`) or in the folder `root`: writing there
- * would replace a link git keeps, or land wherever the link points. Edits already in the
- * working tree write nothing and pass.
- */
-export function refuseSymlinks<C extends { path: string; inWorkingTree?: boolean }>(
-  root: string,
-  inGit: { symlinkOn(path: string): string | undefined },
-  planned: C[],
-): C[] {
-  for (const { path, inWorkingTree } of planned) {
-    if (inWorkingTree) continue;
-    const linkInGit = inGit.symlinkOn(path);
-    if (linkInGit !== undefined) throw symlinkRefusal(path, linkInGit, 'git');
-    const inFolder = symlinkOnPath(root, path);
-    if (inFolder !== undefined) throw symlinkRefusal(path, inFolder, 'folder');
-  }
-  return planned;
-}

@@ -11,7 +11,7 @@ import { silentLog, type Log } from './log.js';
 import type { Manifest } from './manifest.js';
 import { manifestFileBytes, readManifestFile, writeManifestFile } from './manifest-file.js';
 import { followTree, manifestOfTree } from './manifest-follow.js';
-import { refuseSymlinks } from './symlinks.js';
+import { symlinkOnPath, symlinkRefusal } from './symlinks.js';
 import { DEFAULT_GITIGNORE, IgnoreRules } from './worktree/ignore-rules.js';
 import { diffWorkingFiles, type FileChange, type OnSymlink } from './worktree/working-files.js';
 import { WriteQueue, type BatchRunner, type Settled } from './write-queue.js';
@@ -24,9 +24,6 @@ export type CommitListener = (event: CommitEvent) => void | Promise<void>;
 
 /** Times a task re-runs because git moved the branch while it was committing. */
 const MAX_ATTEMPTS = 5;
-
-/** How long batches of writes may leave `.git/index` to the ones behind them (see deferIndex). */
-const MAX_INDEX_DEFER_MS = 200;
 
 /** A `mutate` waiting in the queue. */
 interface PlannedWrite {
@@ -170,23 +167,7 @@ export class Vault {
    * against the new head, so its preconditions are checked against what it commits on.
    */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.run(async () => {
-      await this.writeOwedIndex();
-      return this.onCurrentHead(task);
-    });
-  }
-
-  /**
-   * Inside the queue: writes `.git/index` when a write batch left it to the task behind it
-   * (see writeBatch), so that task is no batch of writes (git in the folder, a restore, a
-   * close) or the queue is emptying. A failure is logged: the index is derived.
-   */
-  private async writeOwedIndex(): Promise<void> {
-    try {
-      await this.index.writeOwed();
-    } catch (err) {
-      this.log.warn({ vault: this.dir, err: (err as Error).message }, 'updating .git/index failed');
-    }
+    return this.queue.run(() => this.onCurrentHead(task));
   }
 
   /** Runs `task` after following the branch, again from the start when git moved the branch before its commit. */
@@ -209,10 +190,7 @@ export class Vault {
 
   /** Follows the branch now if git moved it (the watcher calls this when a ref changes). */
   follow(): Promise<void> {
-    return this.queue.run(async () => {
-      await this.writeOwedIndex();
-      await this.followBranch();
-    });
+    return this.queue.run(() => this.followBranch());
   }
 
   /**
@@ -221,7 +199,6 @@ export class Vault {
    */
   receive<T>(task: () => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
-      await this.writeOwedIndex();
       await this.followBranch();
       const busy = busyState(this.repo.gitdir, BRANCH_REF);
       if (busy) throw busy;
@@ -254,35 +231,19 @@ export class Vault {
    * All land with one round of fsyncs and one move of the branch, and each is answered only
    * once they are durable.
    */
-  private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = async (writes, seal) => {
-    try {
-      return await this.onCurrentHead(() =>
-        this.inBatch(async (batch) => {
-          const outcomes: Settled<CommitEvent | undefined>[] = [];
-          // `writes` grows while commits are staged; sealed when none is left, before landing.
-          for (let i = 0; i < writes.length; i++) outcomes.push(await this.stageWrite(batch, writes[i]));
-          seal();
-          return outcomes;
-        }, this.deferIndex),
-      );
-    } finally {
-      if (!this.queue.queuedBehind) await this.writeOwedIndex();
-    }
-  };
-
-  /**
-   * A batch of writes with another task queued behind it leaves `.git/index` to that task: it
-   * is answered once its commits are durable and the branch has moved, without encoding,
-   * hashing and renaming the index (1 MB at 10k pages) first. Under load one index is written
-   * for several batches, at least every MAX_INDEX_DEFER_MS (so git in the folder finds
-   * index.lock free now and then, and `git status` is never far behind); a lone write still
-   * writes it before its answer. The index is derived: after a crash in between, the next
-   * open brings it to HEAD (index-at-open.ts).
-   */
-  private readonly deferIndex = () => this.queue.queuedBehind && this.index.owedFor < MAX_INDEX_DEFER_MS;
+  private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = (writes, seal) =>
+    this.onCurrentHead(() =>
+      this.inBatch(async (batch) => {
+        const outcomes: Settled<CommitEvent | undefined>[] = [];
+        // `writes` grows while commits are staged; sealed when none is left, before landing.
+        for (let i = 0; i < writes.length; i++) outcomes.push(await this.stageWrite(batch, writes[i]));
+        seal();
+        return outcomes;
+      }),
+    );
 
   private async stageWrite(batch: CommitBatch, { author, subject, plan }: PlannedWrite): Promise<Settled<CommitEvent | undefined>> {
-    const checkedPlan = async () => refuseSymlinks(this.dir, this.manifest, await plan());
+    const checkedPlan = async () => this.refuseSymlinks(await plan());
     try {
       let planned = await checkedPlan();
       // A path an earlier write of the batch changed has its working file written at landing, not yet.
@@ -301,7 +262,7 @@ export class Vault {
    * a caller that plans from current contents calls `reconcile` before planning.
    */
   commitChanges(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
-    refuseSymlinks(this.dir, this.manifest, planned);
+    this.refuseSymlinks(planned);
     return this.inBatch(async (batch) => {
       await this.stageExternalEdits(
         batch,
@@ -331,9 +292,9 @@ export class Vault {
    * Inside the queue: the commits `stage` makes on the head, landed at once; then the
    * listeners hear of each, in order. A throw from `stage` gives them all up.
    */
-  private async inBatch<T>(stage: (batch: CommitBatch) => Promise<T>, deferIndex?: () => boolean): Promise<T> {
+  private async inBatch<T>(stage: (batch: CommitBatch) => Promise<T>): Promise<T> {
     const batch = new CommitBatch(
-      { repo: this.repo, manifest: this.manifest, index: this.index, now: this.now, log: this.log, deferIndex },
+      { repo: this.repo, manifest: this.manifest, index: this.index, now: this.now, log: this.log },
       this.headOid,
     );
     let result: T;
@@ -375,6 +336,22 @@ export class Vault {
         this.log.error({ commit: event.commit, err: (err as Error).message }, 'commit listener failed');
       }
     }
+  }
+
+  /**
+   * Throws INVALID_PATH when a change the server would write lies at or beneath a symbolic
+   * link, in git or in the folder: writing there would replace a link git keeps, or land
+   * wherever the link points. Edits already in the working tree write nothing and pass.
+   */
+  private refuseSymlinks(planned: FileChange[]): FileChange[] {
+    for (const { path, inWorkingTree } of planned) {
+      if (inWorkingTree) continue;
+      const inGit = this.manifest.symlinkOn(path);
+      if (inGit !== undefined) throw symlinkRefusal(path, inGit, 'git');
+      const inFolder = symlinkOnPath(this.dir, path);
+      if (inFolder !== undefined) throw symlinkRefusal(path, inFolder, 'folder');
+    }
+    return planned;
   }
 
   /** Throws CONFLICT unless the page's current blob id matches the caller's expectation. */

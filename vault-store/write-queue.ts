@@ -31,8 +31,6 @@ interface OpenBatch {
 export class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private waiting = 0;
-  /** How many of `waiting` the task running holds (a batch: its items). */
-  private running: () => number = () => 0;
   /** The batch at the end of the queue that has not started: later items of its runner join it. */
   private open: OpenBatch | undefined;
 
@@ -77,21 +75,11 @@ export class WriteQueue {
     return this.waiting;
   }
 
-  /** True when a task or item is queued behind the one running: it will run next, whatever happens to this one. */
-  get queuedBehind(): boolean {
-    return this.waiting > this.running();
-  }
-
   private enqueue<T>(task: () => Promise<T>, count: number | (() => number)): Promise<T> {
     this.waiting += 1;
-    const size = typeof count === 'number' ? () => count : count;
-    const result = this.tail.then(() => {
-      this.running = size;
-      return task();
-    });
+    const result = this.tail.then(task);
     const done = () => {
-      this.waiting -= size();
-      this.running = () => 0;
+      this.waiting -= typeof count === 'number' ? count : count();
     };
     // The chain must survive a failed task; the caller still sees the rejection.
     this.tail = result.then(done, done);

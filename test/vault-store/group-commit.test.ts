@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { hashBlob } from '../../vault-store/git/repo.js';
 import { gitIn, tempVault, testAuthor } from '../helpers/temp-vault.js';
 
@@ -91,40 +89,5 @@ describe('group commit', () => {
     expect(order).to.deep.equal(['exclusive', 'fourth']);
     expect(gitIn(v.dir, 'log', '--format=%s', '-4')).to.equal('fourth\nthird\njoined\nfirst\n');
     expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
-  });
-
-  it('answers a batch with a write queued behind it before writing .git/index, which the batch behind writes for both', async () => {
-    v = await tempVault({ 'seed.md': 'seed' });
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    // 16 writes fill one batch; the 17th is queued behind it and waits at its plan.
-    const first = Array.from({ length: 16 }, (_, i) =>
-      v.vault.mutate(testAuthor, `op ${i}`, () => [{ path: `f/p${i}.md`, content: text(`${i}`) }]),
-    );
-    const behind = v.vault.mutate(testAuthor, 'behind', async () => {
-      await gate;
-      return [{ path: 'g/last.md', content: text('last') }];
-    });
-    await Promise.all(first);
-    expect(existsSync(join(v.dir, '.git/index.lock')), 'index.lock kept for the batch behind').to.equal(true);
-    expect(gitIn(v.dir, 'diff-index', '--cached', '--name-only', 'HEAD').trim().split('\n')).to.have.length(16);
-    open();
-    await behind;
-    expect(existsSync(join(v.dir, '.git/index.lock'))).to.equal(false);
-    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
-  });
-
-  it('writes an index left to the task behind before that task runs, when it is no batch of writes', async () => {
-    v = await tempVault({ 'seed.md': 'seed' });
-    const first = Array.from({ length: 16 }, (_, i) =>
-      v.vault.mutate(testAuthor, `op ${i}`, () => [{ path: `f/p${i}.md`, content: text(`${i}`) }]),
-    );
-    // Queued behind them: a task git in the folder may run in (a push, a restore) sees the index at HEAD and unlocked.
-    const seen = v.vault.exclusive(async () => ({
-      locked: existsSync(join(v.dir, '.git/index.lock')),
-      status: gitIn(v.dir, 'status', '--porcelain'),
-    }));
-    await Promise.all(first);
-    expect(await seen).to.deep.equal({ locked: false, status: '' });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseIndex, type IndexEntry } from '../../vault-store/git/index-format.js';
 import { Pages } from '../../vault-store/pages.js';
@@ -22,30 +22,6 @@ function killAtIndexWrite(dir: string, stallAt: number): Promise<string[]> {
     });
     child.on('error', reject);
     child.on('exit', () => resolve(out.split('\n').filter((l) => l.includes(' '))));
-  });
-}
-
-/** Runs the deferred-index child until its first batch is answered, then SIGKILLs it; returns the writes it acknowledged. */
-function killAfterDeferredAnswer(dir: string): Promise<{ acknowledged: string[]; lockHeld: boolean; behind: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtScript('test/fixtures/crash-deferred-index.ts'), dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    let seen: { lockHeld: boolean; behind: string } | undefined;
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!seen && out.includes('acked\n')) {
-        // Looked at before the kill: the answers went out with index.lock still held and the index behind.
-        seen = {
-          lockHeld: existsSync(join(dir, '.git/index.lock')),
-          behind: gitIn(dir, 'diff-index', '--cached', '--name-status', 'HEAD'),
-        };
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', () => resolve({ acknowledged: out.split('\n').filter((l) => l.includes(' ')), ...seen! }));
   });
 }
 
@@ -76,16 +52,6 @@ describe('.git/index at open', () => {
 
     await new Pages(vault).write(testAuthor, { path: 'after.md', content: 'after the crash\n' });
     expect(gitIn(dir.path, 'status', '--porcelain')).to.equal('');
-  });
-
-  it('is brought to HEAD after kill -9 once a batch was answered leaving the index to the batch queued behind it', async function () {
-    this.timeout(30_000);
-    const { acknowledged, lockHeld, behind } = await killAfterDeferredAnswer(dir.path);
-    expect(acknowledged).to.have.length(16);
-    expect(lockHeld, 'index.lock kept for the batch behind').to.equal(true);
-    expect(behind.trim().split('\n')).to.have.length(16);
-
-    await reopenedClean(dir.path, acknowledged);
   });
 
   it('leaves an index git wrote since alone, though it differs from HEAD (what the user staged)', async () => {

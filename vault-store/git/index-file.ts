@@ -1,12 +1,51 @@
-import { existsSync, lstatSync, promises as fsp, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { existsSync, lstatSync, promises as fsp, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { entryFromStat, fileTime, matchesBlob, NO_FLAGS, sameStat } from './index-entry.js';
-import { INDEX_HASH_SIZE, IndexFileError, parseIndex, ZERO_STAT, type IndexEntry } from './index-format.js';
+import { hashBlob } from './hash-blob.js';
+import { INDEX_HASH_SIZE, IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
 import { SortedIndex } from './index-memory.js';
 import { LockFile } from './lock-file.js';
 
 /** Beside `.git/index` (see GitIndex.writtenFor); git leaves files it does not know in the git folder alone. */
 const INDEX_NOTE = 'quire-index';
+
+const u32 = (n: number | bigint): number => (typeof n === 'bigint' ? Number(BigInt.asUintN(32, n)) : n >>> 0);
+const NO_FLAGS = Object.freeze({ assumeValid: false, skipWorktree: false, intentToAdd: false });
+
+function time(ns: bigint | undefined, ms: number): [number, number] {
+  if (ns !== undefined) return [u32(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
+  const sec = Math.floor(ms / 1000); // number stats carry ~µs precision only: pass BigIntStats for exact nanoseconds
+  return [u32(sec), Math.min(999_999_999, Math.round((ms - sec * 1000) * 1e6))];
+}
+
+/**
+ * A stage-0 entry for a working file, with git's stat data (uint32 fields, size mod 2^32).
+ * `mode` is the tree's mode; without it the stat decides: symlink 120000, else 100755 when
+ * the owner may execute and `fileMode` (core.filemode) is on, else 100644.
+ */
+export function entryFromStat(path: string, oid: string, mode: number | undefined, stat: Stats | BigIntStats, fileMode = true): IndexEntry {
+  const big = 'ctimeNs' in stat;
+  const [ctimeSec, ctimeNsec] = time(big ? stat.ctimeNs : undefined, Number(stat.ctimeMs));
+  const [mtimeSec, mtimeNsec] = time(big ? stat.mtimeNs : undefined, Number(stat.mtimeMs));
+  const executable = fileMode && (Number(stat.mode) & 0o100) !== 0;
+  return {
+    path,
+    oid,
+    mode: mode ?? (stat.isSymbolicLink() ? 0o120000 : executable ? 0o100755 : 0o100644),
+    stage: 0,
+    flags: NO_FLAGS,
+    stat: {
+      ctimeSec,
+      ctimeNsec,
+      mtimeSec,
+      mtimeNsec,
+      dev: u32(stat.dev),
+      ino: u32(stat.ino),
+      uid: u32(stat.uid),
+      gid: u32(stat.gid),
+      size: u32(stat.size),
+    },
+  };
+}
 
 /** A path the server wrote (`oid`) or deleted (`oid: null`); `size`, when known, spares hashing the working file. */
 export interface IndexChange {
@@ -37,25 +76,7 @@ export interface IndexLock {
   apply(changes: readonly IndexChange[], worktree: string, tree?: string): Promise<void>;
   /** Writes a whole index for `files` (see GitIndex.rebuild) and releases the lock. */
   rebuild(files: IndexFiles, worktree: string, tree?: string): Promise<void>;
-  /**
-   * Takes the entries for `changes` now (the working files' stat data as just written) and
-   * keeps them, with the lock, for whoever locks the index next in this process: the next
-   * batch writes them with its own, or `GitIndex.writeOwed` does. See GitIndex.lock.
-   */
-  defer(changes: readonly IndexChange[], worktree: string, tree?: string): Promise<void>;
-  /** Gives the lock up; index changes carried into it from earlier batches are written first. */
   release(): Promise<void>;
-}
-
-/** Index entries of batches whose branch has moved, not yet written, and the lock kept for them. */
-interface Owed {
-  lock: LockFile;
-  /** Path → its entry, or null for a path deleted. */
-  entries: Map<string, IndexEntry | null>;
-  tree: string | undefined;
-  worktree: string;
-  /** When (performance.now()) the first of these entries was deferred. */
-  since: number;
 }
 
 export interface GitIndexOptions {
@@ -64,6 +85,12 @@ export interface GitIndexOptions {
   waitMs?: number;
   /** core.filemode: whether the executable bit counts when a change gives no mode; default true. */
   fileMode?: boolean;
+}
+
+async function matchesBlob(file: string, st: BigIntStats, oid: string, size: number | undefined): Promise<boolean> {
+  if (size !== undefined) return st.size === BigInt(size);
+  const data = st.isSymbolicLink() ? await fsp.readlink(file, { encoding: 'buffer' }) : await fsp.readFile(file);
+  return hashBlob(data) === oid;
 }
 
 /**
@@ -80,15 +107,6 @@ export class GitIndex {
   readonly #fileMode: boolean;
   #index: SortedIndex | undefined;
   #stamp: BigIntStats | undefined;
-  /**
-   * Paths whose entries may be as new as the next index the server writes (git's racy
-   * entries): those it put since, and those found as new as the last one. Undefined after a
-   * read from disk: then every entry is looked at once. Without it, each batch went over all
-   * 10k entries of a 10k-page vault's index to find the three or four that can be racy.
-   */
-  #racy: Set<string> | undefined;
-  /** index.lock kept, with the entries of batches that deferred their index write (see IndexLock.defer). */
-  #owed: Owed | undefined;
 
   constructor(options: GitIndexOptions) {
     this.#gitdir = options.gitdir;
@@ -102,14 +120,9 @@ export class GitIndex {
    * Takes index.lock (waiting while git holds it; VAULT_BUSY after the wait). The server
    * takes it before the branch's lock, as `git commit` does, so the two never deadlock and a
    * commit in progress in the folder (its editor open) is waited for rather than overtaken.
-   * A lock kept by `defer` is handed over as it is, with the entries owed: the index written
-   * under it holds them too.
    */
   async lock(): Promise<IndexLock> {
-    const owed = this.#owed;
-    this.#owed = undefined;
-    const lock = owed?.lock ?? (await LockFile.acquire(this.#gitdir, 'index', { waitMs: this.#waitMs }));
-    const carried = owed?.entries ?? new Map<string, IndexEntry | null>();
+    const lock = await LockFile.acquire(this.#gitdir, 'index', { waitMs: this.#waitMs });
     let prepared: SortedIndex | undefined;
     let note: string | undefined;
     let used = false;
@@ -118,11 +131,11 @@ export class GitIndex {
       used = true;
       try {
         prepared = await build();
-        const bytes = await prepared.toBuffer();
+        const bytes = prepared.toBuffer();
         lock.write(bytes);
         if (tree !== undefined) note = `${tree} ${bytes.toString('hex', bytes.length - INDEX_HASH_SIZE)}\n`;
       } catch (err) {
-        this.#forget(); // may hold changes that never reach the disk
+        this.#index = undefined; // may hold changes that never reach the disk
         await lock.release();
         throw err;
       }
@@ -132,61 +145,31 @@ export class GitIndex {
       try {
         await lock.commit();
       } catch (err) {
-        this.#forget();
+        this.#index = undefined;
         throw err;
       }
       this.#index = prepared;
-      const stamp = statSync(this.#indexPath, { bigint: true });
-      // A clock set back could make older entries as new as the index again: look at them all.
-      if (this.#stamp && stamp.mtimeNs < this.#stamp.mtimeNs) this.#racy = undefined;
-      this.#stamp = stamp;
+      this.#stamp = statSync(this.#indexPath, { bigint: true });
       // Written in place after the index, never before: a note naming an index that is not
       // on disk would make an open trust it. Derived, so not fsynced; a torn note matches nothing.
       if (note !== undefined) writeFileSync(this.#notePath, note);
     };
-    const apply = async (changes: readonly IndexChange[], worktree: string, tree: string | undefined) => {
-      await prepare(() => this.#applied(changes, worktree, carried), tree ?? owed?.tree);
-      await commit();
-    };
     return {
-      prepare: (changes, worktree, tree) => prepare(() => this.#applied(changes, worktree, carried), tree),
+      prepare: (changes, worktree, tree) => prepare(() => this.#applied(changes, worktree), tree),
       commit,
-      apply,
+      apply: async (changes, worktree, tree) => {
+        await prepare(() => this.#applied(changes, worktree), tree);
+        await commit();
+      },
       rebuild: async (files, worktree, tree) => {
         await prepare(async () => SortedIndex.fromEntries(await this.#entriesFor(files, worktree)), tree);
         await commit();
       },
-      defer: async (changes, worktree, tree) => {
-        if (used) throw new Error('the index lock was already used');
-        used = true;
-        try {
-          const written = changes.filter((c): c is IndexChange & { oid: string } => c.oid !== null);
-          const fresh = new Map((await this.#entriesFor(written, worktree)).map((e) => [e.path, e]));
-          for (const c of changes) carried.set(c.path, c.oid === null ? null : fresh.get(c.path)!);
-        } catch (err) {
-          await lock.release();
-          throw err;
-        }
-        this.#owed = { lock, entries: carried, tree: tree ?? owed?.tree, worktree, since: owed?.since ?? performance.now() };
-      },
       release: async () => {
-        if (prepared) this.#forget(); // holds changes that never reached the disk
-        // The branch has moved for the entries carried: they are due whatever became of this use.
-        if (!used && carried.size > 0) return apply([], owed!.worktree, undefined);
+        if (prepared) this.#index = undefined; // holds changes that never reached the disk
         await lock.release();
       },
     };
-  }
-
-  /** Writes the entries a batch deferred (see IndexLock.defer), if any, and releases index.lock. */
-  async writeOwed(): Promise<void> {
-    const owed = this.#owed;
-    if (owed) await (await this.lock()).apply([], owed.worktree, owed.tree);
-  }
-
-  /** How long index.lock has been kept for entries batches deferred, in ms (0 when none are). */
-  get owedFor(): number {
-    return this.#owed ? performance.now() - this.#owed.since : 0;
   }
 
   /** Applies `changes` under index.lock. Throws IndexFileError when the index is missing or corrupt (call `rebuild`) or unsupported (leave it). */
@@ -225,21 +208,15 @@ export class GitIndex {
     }
   }
 
-  async #applied(changes: readonly IndexChange[], worktree: string, carried: ReadonlyMap<string, IndexEntry | null>): Promise<SortedIndex> {
+  async #applied(changes: readonly IndexChange[], worktree: string): Promise<SortedIndex> {
     const written = changes.filter((c): c is IndexChange & { oid: string } => c.oid !== null);
     const fresh = new Map((await this.#entriesFor(written, worktree)).map((e) => [e.path, e]));
     const index = await this.#load();
     await this.#smudgeRacy(index, worktree);
-    for (const [path, entry] of carried) {
-      if (entry) index.put(entry);
-      else index.remove(path);
-      this.#racy?.add(path);
-    }
     for (const c of changes) {
       const entry = c.oid === null ? undefined : fresh.get(c.path);
       if (entry) index.put(entry);
       else index.remove(c.path);
-      this.#racy?.add(c.path);
     }
     return index;
   }
@@ -269,39 +246,25 @@ export class GitIndex {
     return entry;
   }
 
-  /**
-   * Git's racy-clean rule: an entry as new as the index file it was saved in is smudged (size 0)
-   * if the file changed since. Only the entries that can be that new are looked at (#racy).
-   */
+  /** Git's racy-clean rule: an entry as new as the index file it was saved in is smudged (size 0) if the file changed since. */
   async #smudgeRacy(index: SortedIndex, worktree: string): Promise<void> {
     const entries = index.entries;
     if (!this.#stamp) return;
-    const [sec, nsec] = fileTime(this.#stamp.mtimeNs, 0);
-    const racy = new Set<string>();
-    const check = async (i: number) => {
+    const [sec, nsec] = time(this.#stamp.mtimeNs, 0);
+    for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
       const s = e.stat;
-      if (s.size === 0 || s.mtimeSec < sec || (s.mtimeSec === sec && s.mtimeNsec < nsec)) return;
-      racy.add(e.path);
-      await this.#smudgeIfChanged(index, i, worktree);
-    };
-    if (this.#racy === undefined) for (let i = 0; i < entries.length; i++) await check(i);
-    else for (const path of this.#racy) for (let i = index.lowerBound(path); entries[i]?.path === path; i++) await check(i);
-    this.#racy = racy;
-  }
-
-  async #smudgeIfChanged(index: SortedIndex, i: number, worktree: string): Promise<void> {
-    const e = index.entries[i];
-    const s = e.stat;
-    const file = join(worktree, e.path);
-    const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
-    // A changed stat already tells git to look; only an unchanged stat over changed bytes needs the smudge.
-    if (
-      st &&
-      sameStat(s, entryFromStat(e.path, e.oid, e.mode, st).stat) &&
-      !(await matchesBlob(file, st, e.oid, undefined).catch(() => false))
-    ) {
-      index.replace(i, { ...e, stat: { ...s, size: 0 } });
+      if (s.size === 0 || s.mtimeSec < sec || (s.mtimeSec === sec && s.mtimeNsec < nsec)) continue;
+      const file = join(worktree, e.path);
+      const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+      // A changed stat already tells git to look; only an unchanged stat over changed bytes needs the smudge.
+      if (
+        st &&
+        sameStat(s, entryFromStat(e.path, e.oid, e.mode, st).stat) &&
+        !(await matchesBlob(file, st, e.oid, undefined).catch(() => false))
+      ) {
+        index.replace(i, { ...e, stat: { ...s, size: 0 } });
+      }
     }
   }
 
@@ -311,17 +274,22 @@ export class GitIndex {
     if (!st) throw new IndexFileError('missing', '.git/index does not exist');
     const s = this.#stamp;
     if (this.#index && s && s.size === st.size && s.mtimeNs === st.mtimeNs && s.ino === st.ino) return this.#index;
-    this.#forget();
+    this.#index = undefined;
     const bytes = await fsp.readFile(this.#indexPath);
     const { entries, records } = parseIndex(bytes);
     this.#index = SortedIndex.fromFile(bytes, entries, records);
     this.#stamp = st;
     return this.#index;
   }
+}
 
-  /** Drops the entries held: the next use reads the file. */
-  #forget(): void {
-    this.#index = undefined;
-    this.#racy = undefined;
-  }
+function sameStat(a: IndexStat, b: IndexStat): boolean {
+  return (
+    a.mtimeSec === b.mtimeSec &&
+    a.mtimeNsec === b.mtimeNsec &&
+    a.ctimeSec === b.ctimeSec &&
+    a.ctimeNsec === b.ctimeNsec &&
+    a.ino === b.ino &&
+    a.size === b.size
+  );
 }

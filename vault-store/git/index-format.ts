@@ -1,4 +1,4 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** Git's cached stat data of a working file; every field a uint32, as git keeps them. */
 export interface IndexStat {
@@ -218,26 +218,11 @@ export function encodeEntry(e: IndexEntry): Buffer {
 
 /** Fills in the header and the SHA-1 trailer of an index whose records already sit in `out` between the two. */
 export function frameIndex(out: Buffer, count: number, extended: boolean): void {
-  writeIndexHeader(out, count, extended);
-  const end = out.length - HASH;
-  createHash('sha1').update(out.subarray(0, end)).digest().copy(out, end);
-}
-
-/**
- * `frameIndex` with the SHA-1 computed on libuv's thread pool (WebCrypto's digest), not on
- * the event loop: 1 MB at 10k pages is ~2 ms of CPU per write batch, which the server's one
- * thread spent while the batch's other requests waited. `out` must not change until it resolves.
- */
-export async function frameIndexOffThread(out: Buffer, count: number, extended: boolean): Promise<void> {
-  writeIndexHeader(out, count, extended);
-  const end = out.length - HASH;
-  Buffer.from(await webcrypto.subtle.digest('SHA-1', out.subarray(0, end))).copy(out, end);
-}
-
-function writeIndexHeader(out: Buffer, count: number, extended: boolean): void {
   out.write('DIRC', 0, 'latin1');
   out.writeUInt32BE(extended ? 3 : 2, 4);
   out.writeUInt32BE(count, 8);
+  const end = out.length - HASH;
+  createHash('sha1').update(out.subarray(0, end)).digest().copy(out, end);
 }
 
 /** Writes version 2 (3 when an entry needs extended flags) in git's order, with no extensions and a SHA-1 trailer. */

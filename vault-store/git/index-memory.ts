@@ -2,7 +2,7 @@ import {
   compareEntries,
   comparePaths,
   encodeEntry,
-  frameIndexOffThread,
+  frameIndex,
   INDEX_HASH_SIZE,
   INDEX_HEADER_SIZE,
   type IndexEntry,
@@ -108,10 +108,9 @@ export class SortedIndex {
 
   /**
    * The index file (version 2, or 3 with extended flags); the entries' records then point into
-   * it. Its memory is reused by the call after next, so write it out before then. The records
-   * are laid out at once; the checksum is computed off the event loop.
+   * it. Its memory is reused by the call after next, so write it out before then.
    */
-  async toBuffer(): Promise<Buffer> {
+  toBuffer(): Buffer {
     const n = this.entries.length;
     const starts = this.#spareStarts;
     const ends = this.#spareEnds;
@@ -138,7 +137,7 @@ export class SortedIndex {
       i = j;
     }
     const extended = this.entries.some((e) => e.flags.skipWorktree || e.flags.intentToAdd);
-    const framed = frameIndexOffThread(out, n, extended);
+    frameIndex(out, n, extended);
     this.#spare = this.#ownsBytes ? (this.#bytes.buffer as ArrayBuffer) : undefined;
     this.#ownsBytes = true;
     this.#bytes = out;
@@ -147,7 +146,6 @@ export class SortedIndex {
     this.#starts = starts;
     this.#ends = ends;
     this.#fresh.fill(undefined);
-    await framed;
     return out;
   }
 }
