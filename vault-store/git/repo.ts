@@ -88,14 +88,28 @@ export class GitRepo {
    */
   readonly flushObjects = async (): Promise<void> => {
     const [, pack] = await Promise.all([this.flushLoose(), this.pending.flush(this.gitdir, this.objects)]);
-    if (pack === undefined || ++this.packsSinceMerge < MERGE_COUNT || this.merging) return;
-    this.packsSinceMerge = 0;
-    this.merging = this.mergePacks().finally(() => (this.merging = undefined));
+    if (pack !== undefined) this.packsSinceMerge++;
+    this.mergeIfDue();
   };
 
-  /** Lets a merge of packs running finish (a vault closing, a test checking the folder). */
+  /**
+   * Starts a merge once MERGE_COUNT packs were written since the last one began; a merge
+   * that ends after that count was reached (writes went on meanwhile) is followed by the next
+   * at once, not at the next write: under load one merge could outlast a burst of writes and
+   * leave its packs unmerged.
+   */
+  private mergeIfDue(): void {
+    if (this.packsSinceMerge < MERGE_COUNT || this.merging) return;
+    this.packsSinceMerge = 0;
+    this.merging = this.mergePacks().finally(() => {
+      this.merging = undefined;
+      this.mergeIfDue();
+    });
+  }
+
+  /** Lets merges of packs running (and those due after them) finish: a vault closing, a test checking the folder. */
   async packsSettled(): Promise<void> {
-    await this.merging;
+    while (this.merging) await this.merging;
   }
 
   private async mergePacks(): Promise<void> {
