@@ -1,5 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FolderWatcher } from '../../vault-store/watcher/folder-watcher.js';
 import type { Reporter } from './progress.js';
 import { describe, type SyncClient } from './sync-client.js';
 import { SyncError } from './sync-error.js';
@@ -22,10 +23,14 @@ const SERVER_WAIT_MS = 30_000;
 /**
  * `quire sync --watch`: a pass, then another whenever the folder has settled after a change
  * or the server has a commit past the cursor (the change log's long-poll, remote.ts), until
- * `signal` aborts. Each pass scans the whole folder (stats only, the cache spares the reads):
- * Node 20's recursive fs.watch on Linux missed events under load, so the names it reports
- * are not trusted to be all that changed. A pass that cannot reach
- * the server is retried; an error a person must fix (a revoked key, a full disk) ends it.
+ * `signal` aborts. Each pass scans the whole folder (stats only, the cache spares the reads),
+ * so an event only has to say that something changed, not what.
+ * The folder is watched one `fs.watch` per folder (FolderWatcher, as the server does), not with
+ * Node's recursive `fs.watch`: on Linux that one watches each *file*, and a file replaced by a
+ * rename (every download of ours, and many editors' saves) keeps a watch on the old inode, so
+ * later in-place edits of it were never reported and the folder stayed out of sync until some
+ * other change. A pass that cannot reach the server is retried; an error a person must fix (a
+ * revoked key, a full disk) ends it.
  */
 export async function watchFolder(client: SyncClient, options: WatchOptions): Promise<void> {
   const { signal, report } = options;
@@ -36,12 +41,18 @@ export async function watchFolder(client: SyncClient, options: WatchOptions): Pr
     wake();
   };
   let settle: NodeJS.Timeout | undefined;
-  const local: FSWatcher = watch(client.dir, { recursive: true }, (_event, name) => {
-    const path = String(name ?? '');
-    if (path === STATE_FOLDER || path.startsWith(`${STATE_FOLDER}/`) || path.split('/').includes('.git')) return;
-    clearTimeout(settle);
-    settle = setTimeout(trigger, options.settleMs ?? 300);
-  });
+  const stateFolder = join(client.dir, STATE_FOLDER);
+  const local = await FolderWatcher.start(
+    client.dir,
+    (absolute) => {
+      if (absolute === stateFolder) return;
+      clearTimeout(settle);
+      settle = setTimeout(trigger, options.settleMs ?? 300);
+    },
+    // A folder that could not be looked at: the pass it triggers will say what is wrong.
+    () => trigger(),
+    (folder) => folder === stateFolder,
+  );
   signal.addEventListener('abort', () => wake());
   const serverWatch = (async () => {
     while (!signal.aborted) {

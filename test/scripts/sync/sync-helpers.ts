@@ -38,13 +38,28 @@ export function read(dir: string, path: string): string {
   return readFileSync(join(dir, path), 'utf8');
 }
 
-/** Every file of a folder (its state folder left out): path → text. */
+/** A running client's temp file (local-tree.ts): renamed over its target or removed at any moment. */
+const CLIENT_TEMP = /\.quire-tmp-[0-9a-f]+$/;
+
+/** A file's text, or undefined when a running client removed it between the listing and the read. */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Every file of a folder (its state folder and a client's temp files left out): path → text. */
 export function folderFiles(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const name of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!name.isFile()) continue;
     const path = join(name.parentPath, name.name).slice(dir.length + 1);
-    if (!path.startsWith('.quire-sync/')) out.set(path, readFileSync(join(dir, path), 'utf8'));
+    if (path.startsWith('.quire-sync/') || CLIENT_TEMP.test(name.name)) continue;
+    const text = readIfThere(join(dir, path));
+    if (text !== undefined) out.set(path, text);
   }
   return out;
 }
