@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseIndex, type IndexEntry } from '../../vault-store/git/index-format.js';
+import type { IndexEntry } from '../../vault-store/git/index-record.js';
 import { Pages } from '../../vault-store/pages.js';
 import { Vault } from '../../vault-store/vault.js';
 import { builtScript } from '../helpers/built-script.js';
+import { indexEntriesOf } from '../helpers/index-entries.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { gitIn, testAuthor } from '../helpers/temp-vault.js';
 
@@ -26,7 +27,7 @@ function killAtIndexWrite(dir: string, stallAt: number): Promise<string[]> {
 }
 
 function indexEntries(dir: string): Map<string, IndexEntry> {
-  return new Map(parseIndex(readFileSync(join(dir, '.git/index'))).entries.map((e) => [e.path, e]));
+  return new Map(indexEntriesOf(readFileSync(join(dir, '.git/index'))).map((e) => [e.path, e]));
 }
 
 describe('.git/index at open', () => {

@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, promises as fsp, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from './hash-blob.js';
-import { INDEX_HASH_SIZE, IndexFileError, parseIndex, ZERO_STAT, type IndexEntry, type IndexStat } from './index-format.js';
+import { INDEX_HASH_SIZE, IndexFileError } from './index-format.js';
+import { ZERO_STAT, type IndexEntry, type IndexStat } from './index-record.js';
 import { SortedIndex } from './index-memory.js';
 import { LockFile } from './lock-file.js';
 
@@ -95,8 +96,9 @@ async function matchesBlob(file: string, st: BigIntStats, oid: string, size: num
 
 /**
  * Keeps `<gitdir>/index` in git's format for the paths the server commits, so `git status` in
- * a vault folder is clean. The parsed entries stay in memory (git's order) while the file on
- * disk is the one we last read or wrote (same size, mtime and inode); a `git add` makes us re-read.
+ * a vault folder is clean. The file's records stay in memory (git's order; SortedIndex) while
+ * the file on disk is the one we last read or wrote (same size, mtime and inode); a `git add`
+ * makes us re-read.
  */
 export class GitIndex {
   readonly #gitdir: string;
@@ -248,22 +250,19 @@ export class GitIndex {
 
   /** Git's racy-clean rule: an entry as new as the index file it was saved in is smudged (size 0) if the file changed since. */
   async #smudgeRacy(index: SortedIndex, worktree: string): Promise<void> {
-    const entries = index.entries;
     if (!this.#stamp) return;
     const [sec, nsec] = time(this.#stamp.mtimeNs, 0);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      const s = e.stat;
-      if (s.size === 0 || s.mtimeSec < sec || (s.mtimeSec === sec && s.mtimeNsec < nsec)) continue;
+    for (const i of index.recent(sec, nsec)) {
+      const e = index.entry(i);
       const file = join(worktree, e.path);
       const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
       // A changed stat already tells git to look; only an unchanged stat over changed bytes needs the smudge.
       if (
         st &&
-        sameStat(s, entryFromStat(e.path, e.oid, e.mode, st).stat) &&
+        sameStat(e.stat, entryFromStat(e.path, e.oid, e.mode, st).stat) &&
         !(await matchesBlob(file, st, e.oid, undefined).catch(() => false))
       ) {
-        index.replace(i, { ...e, stat: { ...s, size: 0 } });
+        index.replace(i, { ...e, stat: { ...e.stat, size: 0 } });
       }
     }
   }
@@ -276,8 +275,7 @@ export class GitIndex {
     if (this.#index && s && s.size === st.size && s.mtimeNs === st.mtimeNs && s.ino === st.ino) return this.#index;
     this.#index = undefined;
     const bytes = await fsp.readFile(this.#indexPath);
-    const { entries, records } = parseIndex(bytes);
-    this.#index = SortedIndex.fromFile(bytes, entries, records);
+    this.#index = SortedIndex.fromFile(bytes);
     this.#stamp = st;
     return this.#index;
   }

@@ -1,21 +1,23 @@
+import { compareEntries, frameIndex, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, scanIndex } from './index-format.js';
 import {
-  compareEntries,
-  comparePaths,
+  decodeRecord,
   encodeEntry,
-  frameIndex,
-  INDEX_HASH_SIZE,
-  INDEX_HEADER_SIZE,
+  isExtendedRecord,
+  isRecentRecord,
+  recordNameAt,
+  recordNameEnd,
   type IndexEntry,
-} from './index-format.js';
+} from './index-record.js';
 
 /**
  * The entries of one index in git's order, each entry's bytes kept where they already are: a
  * span of the file last read or written, or a fresh record of a changed entry. Writing copies
  * the unchanged runs whole, so changing one path of a 10k-entry index costs a memcpy and a
- * SHA-1, not a re-encode of every entry.
+ * SHA-1, not a re-encode of every entry. Nothing else is held per entry: an entry is decoded
+ * from its record when asked for, and paths are compared as the records' bytes (an object per
+ * entry, path and oid strings and stat object, was 59 MB of heap at 100k entries).
  */
 export class SortedIndex {
-  readonly entries: IndexEntry[];
   #bytes: Buffer;
   /** Where entry i's record lies in #bytes, unless #fresh[i] holds it. */
   #starts: number[];
@@ -32,33 +34,23 @@ export class SortedIndex {
   #spareStarts: number[] = [];
   #spareEnds: number[] = [];
 
-  private constructor(entries: IndexEntry[], bytes: Buffer, starts: number[], ends: number[], fresh: (Buffer | undefined)[]) {
-    this.entries = entries;
+  private constructor(bytes: Buffer, starts: number[], ends: number[], fresh: (Buffer | undefined)[]) {
     this.#bytes = bytes;
     this.#starts = starts;
     this.#ends = ends;
     this.#fresh = fresh;
   }
 
-  /** From `parseIndex(bytes)`: records inside `bytes` (versions 2, 3) are reused, others (version 4) kept as fresh. */
-  static fromFile(bytes: Buffer, entries: IndexEntry[], records: Buffer[]): SortedIndex {
-    const inFile = (r: Buffer) => r.buffer === bytes.buffer && r.byteOffset >= bytes.byteOffset;
-    const starts = records.map((r) => (inFile(r) ? r.byteOffset - bytes.byteOffset : -1));
-    const ends = records.map((r, i) => (starts[i] < 0 ? -1 : starts[i] + r.length));
-    return new SortedIndex(
-      entries,
-      bytes,
-      starts,
-      ends,
-      records.map((r, i) => (starts[i] < 0 ? r : undefined)),
-    );
+  /** An index file's entries (see scanIndex): records inside `bytes` (versions 2, 3) are reused, others kept as fresh. */
+  static fromFile(bytes: Buffer): SortedIndex {
+    const { starts, ends, fresh } = scanIndex(bytes);
+    return new SortedIndex(bytes, starts, ends, fresh);
   }
 
   /** From entries in any order; they must not repeat a (path, stage). */
   static fromEntries(entries: IndexEntry[]): SortedIndex {
     const sorted = [...entries].sort(compareEntries);
     return new SortedIndex(
-      sorted,
       Buffer.alloc(0),
       sorted.map(() => -1),
       sorted.map(() => -1),
@@ -66,13 +58,50 @@ export class SortedIndex {
     );
   }
 
-  /** The first position whose path is not before `path`. */
-  lowerBound(path: string): number {
+  get size(): number {
+    return this.#starts.length;
+  }
+
+  /** Entry i, decoded from its record. */
+  entry(i: number): IndexEntry {
+    return decodeRecord(this.#fresh[i] ?? this.#bytes, this.#at(i));
+  }
+
+  /** Positions of the entries that git's racy-clean rule may concern: a nonzero size, an mtime not before (sec, nsec). */
+  recent(sec: number, nsec: number): number[] {
+    const found: number[] = [];
+    const [bytes, starts, fresh] = [this.#bytes, this.#starts, this.#fresh];
+    for (let i = 0; i < starts.length; i++) {
+      const record = fresh[i];
+      if (isRecentRecord(record ?? bytes, record ? 0 : starts[i], sec, nsec)) found.push(i);
+    }
+    return found;
+  }
+
+  /** Where entry i's record begins in its buffer (#fresh[i], or #bytes). */
+  #at(i: number): number {
+    return this.#fresh[i] ? 0 : this.#starts[i];
+  }
+
+  /**
+   * How entry i's path sorts against `key` (a path's UTF-8: git's order is the bytes'), or
+   * whether it begins with `key` when `prefix` (0 then).
+   */
+  #compare(i: number, key: Buffer, prefix = false): number {
+    const buf = this.#fresh[i] ?? this.#bytes;
+    const at = this.#at(i);
+    const nameAt = recordNameAt(buf, at);
+    const end = recordNameEnd(buf, at);
+    return -key.compare(buf, nameAt, prefix ? Math.min(end, nameAt + key.length) : end);
+  }
+
+  /** The first position whose path is not before `key`. */
+  #lowerBound(key: Buffer): number {
     let lo = 0;
-    let hi = this.entries.length;
+    let hi = this.#starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (comparePaths(this.entries[mid].path, path) < 0) lo = mid + 1;
+      if (this.#compare(mid, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -80,11 +109,12 @@ export class SortedIndex {
 
   /** Removes the entries (every stage) whose path is `path`, or starts with it when `prefix`. */
   remove(path: string, prefix = false): void {
-    const start = this.lowerBound(path);
+    const key = Buffer.from(path);
+    const start = this.#lowerBound(key);
     let end = start;
-    while (end < this.entries.length && (prefix ? this.entries[end].path.startsWith(path) : this.entries[end].path === path)) end++;
+    while (end < this.#starts.length && this.#compare(end, key, prefix) === 0) end++;
     if (end === start) return;
-    for (const list of [this.entries, this.#starts, this.#ends, this.#fresh]) list.splice(start, end - start);
+    for (const list of [this.#starts, this.#ends, this.#fresh]) list.splice(start, end - start);
   }
 
   /** Puts a stage-0 entry for a path the server wrote, replacing what stood there: the path, a folder of that name, a file named like a parent folder. */
@@ -93,8 +123,7 @@ export class SortedIndex {
     this.remove(path);
     this.remove(`${path}/`, true);
     for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) this.remove(path.slice(0, slash));
-    const at = this.lowerBound(path);
-    this.entries.splice(at, 0, entry);
+    const at = this.#lowerBound(Buffer.from(path));
     this.#starts.splice(at, 0, -1);
     this.#ends.splice(at, 0, -1);
     this.#fresh.splice(at, 0, encodeEntry(entry));
@@ -102,7 +131,6 @@ export class SortedIndex {
 
   /** Swaps the entry at `i` for one with the same path and stage (new stat data). */
   replace(i: number, entry: IndexEntry): void {
-    this.entries[i] = entry;
     this.#fresh[i] = encodeEntry(entry);
   }
 
@@ -111,16 +139,19 @@ export class SortedIndex {
    * it. Its memory is reused by the call after next, so write it out before then.
    */
   toBuffer(): Buffer {
-    const n = this.entries.length;
+    const n = this.#starts.length;
     const starts = this.#spareStarts;
     const ends = this.#spareEnds;
     starts.length = n;
     ends.length = n;
     let at = INDEX_HEADER_SIZE;
+    let extended = false;
     for (let i = 0; i < n; i++) {
       starts[i] = at;
-      at += this.#fresh[i]?.length ?? this.#ends[i] - this.#starts[i];
+      const fresh = this.#fresh[i];
+      at += fresh?.length ?? this.#ends[i] - this.#starts[i];
       ends[i] = at;
+      extended ||= isExtendedRecord(fresh ?? this.#bytes, this.#at(i));
     }
     const size = at + INDEX_HASH_SIZE;
     const spare = this.#spare && this.#spare.byteLength >= size ? this.#spare : new ArrayBuffer(size + (size >> 4));
@@ -136,7 +167,6 @@ export class SortedIndex {
       this.#bytes.copy(out, starts[i], this.#starts[i], this.#ends[j - 1]);
       i = j;
     }
-    const extended = this.entries.some((e) => e.flags.skipWorktree || e.flags.intentToAdd);
     frameIndex(out, n, extended);
     this.#spare = this.#ownsBytes ? (this.#bytes.buffer as ArrayBuffer) : undefined;
     this.#ownsBytes = true;

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GitIndex, entryFromStat, type IndexChange } from '../../../vault-store/git/index-file.js';
-import { IndexFileError, parseIndex, serializeIndex } from '../../../vault-store/git/index-format.js';
+import { IndexFileError, serializeIndex } from '../../../vault-store/git/index-format.js';
 import { isQuireError } from '../../../vault-store/errors.js';
+import { indexEntriesOf } from '../../helpers/index-entries.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
@@ -35,8 +36,12 @@ function lsStage(dir: string): string[][] {
 }
 
 function parsedStage(dir: string): string[][] {
-  const { entries } = parseIndex(readFileSync(join(dir, '.git/index')));
-  return entries.map((e) => [e.mode.toString(8).padStart(6, '0'), e.oid, String(e.stage), e.path]);
+  return indexEntriesOf(readFileSync(join(dir, '.git/index'))).map((e) => [
+    e.mode.toString(8).padStart(6, '0'),
+    e.oid,
+    String(e.stage),
+    e.path,
+  ]);
 }
 
 function put(dir: string, path: string, content: string): void {
@@ -111,7 +116,6 @@ describe('git index file', () => {
     git(dir, ['update-index', '--index-version', '4']);
     const buf = readFileSync(join(dir, '.git/index'));
     expect(buf.readUInt32BE(4)).to.equal(4);
-    expect(parseIndex(buf).version).to.equal(4);
     expect(parsedStage(dir)).to.deep.equal(lsStage(dir));
     await new GitIndex({ gitdir: join(dir, '.git') }).update(await serverCommit(dir, { 'notes/c.md': 'c' }), dir);
     expect(readFileSync(join(dir, '.git/index')).readUInt32BE(4)).to.equal(2);
@@ -126,7 +130,7 @@ describe('git index file', () => {
     expect(before.includes('UNTR')).to.equal(true);
     const listed = lsStage(dir);
     expect(parsedStage(dir)).to.deep.equal(listed);
-    writeFileSync(join(dir, '.git/index'), serializeIndex(parseIndex(before).entries));
+    writeFileSync(join(dir, '.git/index'), serializeIndex(indexEntriesOf(before)));
     expect(lsStage(dir)).to.deep.equal(listed);
     isClean(dir);
   });
@@ -144,11 +148,55 @@ describe('git index file', () => {
       .to.match(/^M c\.md$/m)
       .and.match(/^S notes\/b\.md$/m);
     const listed = lsStage(dir);
-    const out = serializeIndex([...parseIndex(readFileSync(join(dir, '.git/index'))).entries].reverse());
+    const out = serializeIndex(indexEntriesOf(readFileSync(join(dir, '.git/index'))).reverse());
     expect(out.readUInt32BE(4)).to.equal(3);
     writeFileSync(join(dir, '.git/index'), out);
     expect(lsStage(dir)).to.deep.equal(listed);
     expect(sh(dir, 'git fsck --no-dangling --no-progress; git ls-files -v -t')).to.equal(flags);
+  });
+
+  it('updates a version 3 index in place: a written path replaces its conflict stages, other entries keep their extended flags', async () => {
+    const dir = copyOfSeed();
+    const script = `b=$(git rev-parse HEAD:a.md)
+      printf '100644 %s 1\\tc.md\\n100644 %s 2\\tc.md\\n100644 %s 3\\tc.md\\n' $b $b $b | git update-index --index-info
+      git update-index --skip-worktree notes/b.md`;
+    sh(dir, script);
+    const index = new GitIndex({ gitdir: join(dir, '.git') });
+    await index.update(await serverCommit(dir, { 'c.md': 'resolved', 'notes/a.md': 'before b' }), dir);
+    const out = readFileSync(join(dir, '.git/index'));
+    expect(out.readUInt32BE(4)).to.equal(3);
+    expect(
+      lsStage(dir)
+        .filter((e) => e[3] === 'c.md')
+        .map((e) => e[2]),
+    ).to.deep.equal(['0']);
+    expect(sh(dir, 'git ls-files -v -t notes')).to.equal('H notes/a.md\nS notes/b.md\n');
+    git(dir, ['fsck', '--no-dangling', '--no-progress']);
+    // Once no entry needs them, the index goes back to version 2.
+    git(dir, ['update-index', '--no-skip-worktree', 'notes/b.md']);
+    await index.update(await serverCommit(dir, { 'd.md': 'd' }), dir);
+    expect(readFileSync(join(dir, '.git/index')).readUInt32BE(4)).to.equal(2);
+    isClean(dir);
+  });
+
+  it("smudges an entry as new as the index (git's racy-clean rule) only when its file changed under the same stat data", async () => {
+    const dir = copyOfSeed();
+    const index = new GitIndex({ gitdir: join(dir, '.git') });
+    const changes = await serverCommit(dir, { 'p.md': 'committed', 'q.md': 'unchanged' });
+    // Same size, other bytes, and times ahead of the index about to be written: the stat alone would say clean.
+    writeFileSync(join(dir, 'p.md'), 'edited!!!');
+    const ahead = new Date(Date.now() + 60_000);
+    for (const path of ['p.md', 'q.md']) utimesSync(join(dir, path), ahead, ahead);
+    await index.update(
+      changes.map((c) => ({ ...c, size: 9 })),
+      dir,
+    );
+    const sizes = () => new Map(indexEntriesOf(readFileSync(join(dir, '.git/index'))).map((e) => [e.path, e.stat.size]));
+    expect(sizes().get('p.md')).to.equal(9);
+    await index.update(await serverCommit(dir, { 'r.md': 'r' }), dir);
+    expect(sizes().get('p.md')).to.equal(0);
+    expect(sizes().get('q.md')).to.equal(9);
+    expect(sh(dir, 'git status --porcelain')).to.equal(' M p.md\n');
   });
 
   it('update after a server commit leaves git status clean, for non-ASCII names and names that sort trickily', async () => {
@@ -260,7 +308,7 @@ describe('git index file', () => {
     const dir = copyOfSeed();
     git(dir, ['update-index', '--split-index']);
     const before = readFileSync(join(dir, '.git/index'));
-    expect(() => parseIndex(before)).to.throw(IndexFileError, /link/);
+    expect(() => indexEntriesOf(before)).to.throw(IndexFileError, /link/);
     const index = new GitIndex({ gitdir: join(dir, '.git') });
     const err = await index.update(await serverCommit(dir, { 'a.md': 'x' }), dir).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(IndexFileError).with.property('reason', 'unsupported');
@@ -272,12 +320,12 @@ describe('git index file', () => {
     const buf = readFileSync(join(seed, '.git/index'));
     const bad = Buffer.from(buf);
     bad[bad.length - 1] ^= 1;
-    expect(() => parseIndex(bad))
+    expect(() => indexEntriesOf(bad))
       .to.throw(IndexFileError)
       .with.property('reason', 'corrupt');
     const zero = Buffer.from(buf);
     zero.fill(0, zero.length - 20);
-    expect(parseIndex(zero).entries).to.have.length(lsStage(seed).length);
+    expect(indexEntriesOf(zero)).to.have.length(lsStage(seed).length);
   });
 
   it('takes the mode from the stat: symlink, executable only when core.filemode counts', () => {

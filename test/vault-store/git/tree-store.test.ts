@@ -11,34 +11,59 @@ describe('TreeStore', () => {
   afterEach(() => v?.cleanup());
 
   /**
-   * A vault holding a.md, a TreeStore over its objects (caching at most `cap` trees), a.md's
-   * blob, and `flush`, which writes the trees stored so far into a pack git reads.
+   * A vault holding a.md, a TreeStore over its objects (keeping at most `cap` bytes of trees),
+   * a.md's blob, `flush`, which writes the trees stored so far into a pack git reads, and the
+   * ids of the trees read from the repository so far (not from the store's cache).
    */
   async function storeIn(cap?: number) {
     v = await tempVault({ 'a.md': 'a' });
     const gitdir = join(v.dir, '.git');
     const pending = new PendingObjects();
     const objects = new ObjectReader(gitdir, pending);
+    const reads: string[] = [];
     const trees = new TreeStore(
-      (oid) => objects.tree(oid),
+      (oid) => {
+        reads.push(oid);
+        return objects.tree(oid);
+      },
       (body) => pending.add('tree', body),
       cap,
     );
     const flush = () => pending.flush(gitdir, objects);
-    return { trees, blob: gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim(), flush };
+    return { trees, blob: gitIn(v.dir, 'rev-parse', 'HEAD:a.md').trim(), flush, reads };
   }
 
-  it('keeps its bound on writes as on reads, and what it wrote is what git reads', async () => {
-    const { trees, blob, flush } = await storeIn(3);
+  it('keeps its bound in bytes on writes as on reads, and what it wrote is what git reads', async () => {
+    const cap = 1000; // a few one-entry trees
+    const { trees, blob, flush } = await storeIn(cap);
     const written: string[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 20; i++) {
       written.push(await trees.write([{ mode: '100644', path: `page-${i}.md`, oid: blob }]));
-      expect(trees.cached).to.be.at.most(3);
+      expect(trees.cachedBytes).to.be.above(0).and.at.most(cap);
     }
     await trees.read(gitIn(v.dir, 'rev-parse', 'HEAD^{tree}').trim());
-    expect(trees.cached).to.equal(3);
+    expect(trees.cachedBytes).to.be.at.most(cap);
     await flush();
-    expect(gitIn(v.dir, 'ls-tree', '--name-only', written[9]).trim()).to.equal('page-9.md');
+    expect(gitIn(v.dir, 'ls-tree', '--name-only', written[19]).trim()).to.equal('page-19.md');
+  });
+
+  it('drops the least recently used tree first', async () => {
+    const { trees, blob, reads } = await storeIn(400); // two one-entry trees, not three
+    const [a, b, c] = [0, 1, 2].map((i) =>
+      execFileSync('git', ['mktree'], { cwd: v.dir, input: `100644 blob ${blob}\tp${i}.md\n` })
+        .toString()
+        .trim(),
+    );
+    for (const oid of [a, b, a, c, a, b]) await trees.read(oid);
+    expect(reads).to.deep.equal([a, b, c, b]); // a, used again before c came, outlived b
+  });
+
+  it('keeps the last tree even when it alone is larger than the bound', async () => {
+    const { trees, blob, reads } = await storeIn(1);
+    const tree = await trees.write(Array.from({ length: 50 }, (_, i) => ({ mode: '100644', path: `page-${i}.md`, oid: blob })));
+    expect(trees.cachedBytes).to.be.above(1);
+    await trees.read(tree);
+    expect(reads).to.deep.equal([]);
   });
 
   it("writes entries in git's order whatever order they come in: bytes of UTF-8, a folder as if it ended in /", async () => {
