@@ -9,7 +9,7 @@ import { sumInTurns, sumOf, syncFile, writeStream, writeSynced, type SectionStre
 export type { SectionStream };
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 10;
+export const FORMAT_VERSION = 11;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /**

@@ -27,11 +27,18 @@ export class Bm25 {
    * highest count kept, far above rounding error).
    */
   part(f: number, tf: number, len: number): number {
-    if (tf === Infinity) return FIELD_WEIGHT[f] * (K1 + 1);
-    const norm = 1 - FIELD_B[f] + FIELD_B[f] * (len / this.avg[f]);
-    return (FIELD_WEIGHT[f] * (tf * (K1 + 1))) / (tf + K1 * norm);
+    return partAt(f, tf, len, this.avg[f]);
   }
 
+  /**
+   * The most a posting can add now that added `part` when field `f` averaged `average`
+   * terms (its run's bound as packed, see pack-postings.ts). With r = now / then, the
+   * length's share of norm is divided by r, so norm ≥ norm_then / max(1, r), and the part
+   * grows by at most max(1, r); the count and length need not be known.
+   */
+  since(f: number, part: number, average: number): number {
+    return part * Math.max(1, this.avg[f] / average);
+  }
   /** Score of term `id` (whose idf is `idf`) in a page; 0 when the page lacks it. */
   score(doc: DocTerms, id: number, idf: number): number {
     const { cursor } = this;
@@ -43,6 +50,13 @@ export class Bm25 {
     }
     return sum * idf;
   }
+}
+
+/** `Bm25.part` at a given field average: packing bounds runs with it (see pack-postings.ts). */
+export function partAt(f: number, tf: number, len: number, average: number): number {
+  if (tf === Infinity) return FIELD_WEIGHT[f] * (K1 + 1);
+  const norm = 1 - FIELD_B[f] + FIELD_B[f] * (len / average);
+  return (FIELD_WEIGHT[f] * (tf * (K1 + 1))) / (tf + K1 * norm);
 }
 
 /** Field-weighted frequency of the term a cursor is at (for similarity). */

@@ -75,6 +75,7 @@ function postingsSections(index: SearchIndex): Sections {
     'postings-starts': async () => (await sections())['postings-starts'],
     postings: async () => (await sections()).postings,
     'postings-alive': async () => (await sections())['postings-alive'],
+    'postings-averages': async () => (await sections())['postings-averages'],
   };
 }
 

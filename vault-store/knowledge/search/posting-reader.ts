@@ -1,4 +1,4 @@
-import { EMPTY_POSTINGS, SLOTS, type PackedPostings } from './pack-postings.js';
+import { EMPTY_POSTINGS, MARKER, QUANTUM, SLOTS, type PackedPostings } from './pack-postings.js';
 
 /** Per page: its postings are in the packed base (and alive), in the overlay, or wait to be filed. */
 export const BASE = 1;
@@ -13,8 +13,9 @@ export const COUNTS = 2 ** 16;
 /**
  * Reads one list: `open`, then `next()` until false; `id`, `slot` and `count` are the
  * current posting's. The packed base's postings come in the list's order (best slot first,
- * ids ascending), dead ones skipped, then the overlay's entries given to `open`. One small
- * class read in the caller's loop, so that the engine inlines it there.
+ * ids ascending; in a split list the head's runs, then the tail's), dead ones skipped, then
+ * the overlay's entries given to `open`. One small class read in the caller's loop, so that
+ * the engine inlines it there.
  */
 export class PostingReader {
   id = -1;
@@ -26,11 +27,17 @@ export class PostingReader {
   private end = 0;
   /** Postings left in the current run. */
   private left = 0;
+  /** Runs left to read (-1: all): a split list's head runs, when only the head is read. */
+  private runs = -1;
+  private head = false;
   private extra: readonly number[] | undefined;
   private e = 0;
 
-  open({ starts, bytes }: PackedPostings, key: number, state: Uint8Array, extra?: readonly number[]): this {
+  /** `head`: of a split list (see MARKER), its head alone (and the overlay's entries). */
+  open({ starts, bytes }: PackedPostings, key: number, state: Uint8Array, extra?: readonly number[], head = false): this {
     const listed = key + 1 < starts.length;
+    this.runs = -1;
+    this.head = head;
     this.bytes = bytes;
     this.state = state;
     this.at = listed ? starts[key] : 0;
@@ -45,10 +52,15 @@ export class PostingReader {
     const { bytes } = this;
     for (;;) {
       if (this.left === 0) {
-        if (this.at >= this.end) return this.nextExtra();
+        if (this.at >= this.end || this.runs === 0) return this.nextExtra();
         let b = bytes[this.at++];
         let head = b & 0x7f;
         for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[this.at++]) & 0x7f) * scale;
+        if ((head & 15) === MARKER) {
+          this.at = this.marked(head);
+          continue;
+        }
+        this.runs -= 1;
         this.slot = head & 15;
         this.left = (head - this.slot) / 16;
         this.id = -1;
@@ -79,10 +91,15 @@ export class PostingReader {
     let at = this.at;
     let n = 0;
     // Whole runs only: `open` was the last call, so no run is begun.
-    while (at < end) {
+    while (at < end && this.runs !== 0) {
       let b = bytes[at++];
       let head = b & 0x7f;
       for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[at++]) & 0x7f) * scale;
+      if ((head & 15) === MARKER) {
+        at = this.marked(head, at);
+        continue;
+      }
+      this.runs -= 1;
       const slot = head & 15;
       const fixed = SLOTS - slot;
       let id = -1;
@@ -111,6 +128,13 @@ export class PostingReader {
     return n;
   }
 
+  /** Past a split list's marker `head` (its bound after it, at `at`): where its runs begin; in head mode, only the head's are read. */
+  private marked(head: number, at = this.at): number {
+    if (this.head) this.runs = (head - MARKER) / 16;
+    while (this.bytes[at++] & 0x80);
+    return at;
+  }
+
   private nextExtra(): boolean {
     const { extra } = this;
     if (!extra || this.e >= extra.length) return false;
@@ -121,4 +145,21 @@ export class PostingReader {
     this.count = entry % COUNTS;
     return true;
   }
+}
+
+/**
+ * The tail's bound of list `key` if it is split (see MARKER): the most a posting of its tail
+ * added at the pack's averages, as a share of the field's saturation; 0 if it is not split.
+ */
+export function tailShare({ starts, bytes }: PackedPostings, key: number): number {
+  if (key + 1 >= starts.length || starts[key + 1] === starts[key]) return 0;
+  let at = starts[key];
+  let b = bytes[at++];
+  let head = b & 0x7f;
+  for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[at++]) & 0x7f) * scale;
+  if ((head & 15) !== MARKER) return 0;
+  b = bytes[at++];
+  let q = b & 0x7f;
+  for (let scale = 0x80; b & 0x80; scale *= 0x80) q += ((b = bytes[at++]) & 0x7f) * scale;
+  return q / QUANTUM;
 }

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { lowerBound } from '../../sorted.js';
 import { EMPTY_POSTINGS, packing, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
-import { BASE, COUNTS, FILED, PENDING, PostingReader, SPAN } from './posting-reader.js';
+import type { Bm25 } from './bm25.js';
+import { BASE, COUNTS, FILED, PENDING, PostingReader, SPAN, tailShare } from './posting-reader.js';
 import { FIELD_COUNT, TermCursor, termCount, type DocTerms } from './term-table.js';
 
 /** Called per posting with the page's count, best slot first, ids ascending within a slot; `false` stops the walk. */
@@ -90,12 +91,25 @@ export class Postings {
   /**
    * Opens `reader` on the live postings of term `term` in field `field`, the packed base's
    * and then the overlay's (so not in the list's order): the way to read a list whole with
-   * no call per posting (a callback per posting was two thirds of a query's read).
+   * no call per posting (a callback per posting was two thirds of a query's read). `head`:
+   * of a split list, the head's postings alone (see `tail`) and the overlay's.
    */
-  read(term: number, field: number, reader: PostingReader): PostingReader {
+  read(term: number, field: number, reader: PostingReader, head = false): PostingReader {
     this.settle();
     const key = term * FIELD_COUNT + field;
-    return reader.open(this.packed, key, this.state, this.overlay.get(key));
+    return reader.open(this.packed, key, this.state, this.overlay.get(key), head);
+  }
+
+  /**
+   * The most a posting in the tail of the list of `term` in `field` adds (`Bm25.part`, at
+   * `bm25`'s averages), or 0 when the list has no tail: the packed base's long lists are
+   * split (see MARKER in pack-postings.ts), and a page in a tail, dead or alive, adds at
+   * most this. Overlay entries are never in a tail.
+   */
+  tail(term: number, field: number, bm25: Bm25): number {
+    this.settle();
+    const share = tailShare(this.packed, term * FIELD_COUNT + field);
+    return share && bm25.since(field, share * bm25.part(field, Infinity, 0), this.packed.averages[field]);
   }
 
   /** Whether the list of `term` in `field` may hold a page (false: certainly none). */

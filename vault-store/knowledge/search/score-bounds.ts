@@ -1,6 +1,7 @@
 import type { Bm25 } from './bm25.js';
 import type { IndexedDocs } from './indexed-docs.js';
 import { PostingReader } from './posting-reader.js';
+import { credit, foldUpper, forgetPasses, growTails, meetTails, settledIn, upperOf } from './tail-bounds.js';
 import { FIELD_COUNT } from './term-stats.js';
 
 /** One query term and the index terms that may stand in for it (itself, completions, typo fixes). */
@@ -58,10 +59,14 @@ export class Holdings {
     private readonly width: number,
     /** Every page holding some alternative (see `ascending`); valid until the next query. */
     readonly pages: Int32Array,
-    /** Per slot, the most its alternatives can score through lists read late (0: none was). */
+    /** Per slot, the most its alternatives can score through lists read late or tails left unread (0: none was). */
     private readonly unread: Float64Array,
-    /** As given to `read`, when it left some list unread. */
+    /** Per slot, the most its alternatives can score through lists a page met may still be in, unread. */
+    private readonly open: Float64Array,
+    /** Per alternative, whether some list of it was left unread (`fillIn` reads them); none when all were read. */
     private readonly late: ArrayLike<number> | undefined,
+    /** Alternatives with lists left unread: a page met in each of their heads has its exact score (see `known`). */
+    private readonly unsettled: number,
   ) {}
 
   /** Whether `fillIn` read the lists left unread. */
@@ -74,8 +79,19 @@ export class Holdings {
    * decode per posting, and meets no page: typing "ear" offers the word itself, in 99% of a
    * generated vault's pages (with a tiny idf), beside completions found in a few titles.
    * With `unreadLate`, late lists are not read at all (see `partial`).
+   *
+   * `tails`: per alternative, fields whose list is read as far as its head (see
+   * `Postings.tail`): a page met in a head scores what it adds there; one not met in the
+   * head of a list may be in its tail, and adds at most the tail's bound through it.
    */
-  static read(index: IndexedDocs, slots: Slot[], bm25: Bm25, late?: ArrayLike<number>, unreadLate = false): Holdings | undefined {
+  static read(
+    index: IndexedDocs,
+    slots: Slot[],
+    bm25: Bm25,
+    late?: ArrayLike<number>,
+    unreadLate = false,
+    tails?: ArrayLike<number>,
+  ): Holdings | undefined {
     const alternatives = slots.reduce((n, s) => n + s.alternatives.length, 0);
     if (alternatives > BITS) return undefined;
     const size = index.docs.length;
@@ -93,6 +109,7 @@ export class Holdings {
       [listIds, listCounts, listParts] = [new Int32Array(ids), new Int32Array(ids), new Float64Array(ids)];
     }
     if (best.length < size * width) best = new Float64Array(Math.max(size, 1024) * width);
+    growTails(Math.max(size, 1024), width);
     stamp += 1;
     if (stamp === 0xffffffff) {
       meet.fill(0);
@@ -101,42 +118,59 @@ export class Holdings {
     const [now, pages, ids, counts, parts] = [stamp, metPages, listIds, listCounts, listParts];
     let rows = 0;
     const unread = new Float64Array(width);
+    const open = new Float64Array(width);
     // Alternatives read in full first, then those with late lists: by then every page is met.
-    const order = slots.flatMap((slot, s) => slot.alternatives.map((alt) => ({ alt, s, bit: 0, fields: 0 })));
-    order.forEach((entry, bit) => Object.assign(entry, { bit, fields: late?.[bit] ?? 0 }));
+    const order = slots.flatMap((slot, s) => slot.alternatives.map((alt) => ({ alt, s, bit: 0, fields: 0, tail: 0 })));
+    order.forEach((entry, bit) => Object.assign(entry, { bit, fields: late?.[bit] ?? 0, tail: tails?.[bit] ?? 0 }));
     order.sort((a, b) => (a.fields ? 1 : 0) - (b.fields ? 1 : 0) || a.bit - b.bit);
+    const partial = order.some((e) => e.tail || (unreadLate && e.fields));
+    let unsettled = 0;
     const lengths = index.lengths;
-    for (const { alt, fields } of order) {
+    for (const { alt, fields, tail } of order) {
       if (fields === 0 || fields === ALL_FIELDS || unreadLate) continue;
       for (let f = 0; f < FIELD_COUNT; f++) {
         if (fields & (1 << f)) continue;
-        const n = index.postings.read(alt.id, f, reader).drain(ids, counts);
-        rows = meetPages(ids, n, rows, width, now);
+        const n = index.postings.read(alt.id, f, reader, (tail & (1 << f)) !== 0).drain(ids, counts);
+        rows = meetPages(ids, n, rows, width, now, partial);
       }
     }
-    for (const { alt, s, bit, fields } of order) {
-      if (fields) unread[s] = Math.max(unread[s], alt.weight * (saturated(index, alt.id, bm25, fields) * alt.idf));
+    const caps = new Float64Array(FIELD_COUNT);
+    for (const { alt, s, bit, fields, tail } of order) {
+      const most = fields ? saturated(index, alt.id, bm25, fields) : 0;
+      // What a page not met may hold: late lists at saturation (`most`), tails of the others.
+      let tailed = 0;
+      // What a page met may still hold unread: late lists filled in are read for it, tails are not.
+      let opened = unreadLate ? most : 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const late = (fields & (1 << f)) !== 0;
+        caps[f] = tail & (1 << f) && !(late && unreadLate) ? index.postings.tail(alt.id, f, bm25) : 0;
+        if (!late) tailed += caps[f];
+        opened += caps[f];
+      }
+      if (fields || tail) unread[s] = Math.max(unread[s], alt.weight * ((most + tailed) * alt.idf));
+      if (partial) open[s] = Math.max(open[s], alt.weight * (opened * alt.idf));
       nextPass();
       let count = 0;
       // Fields in FIELDS order, as Bm25.score sums them: the same additions, the same bits.
       for (let f = 0; f < FIELD_COUNT; f++) {
         const late = (fields & (1 << f)) !== 0;
         if (late && unreadLate) continue;
-        let n = index.postings.read(alt.id, f, reader).drain(ids, counts);
+        const head = caps[f] > 0;
+        let n = index.postings.read(alt.id, f, reader, head).drain(ids, counts);
         // A late list fills in the pages met; the others it would meet score at most `ceiling()`.
         if (late) n = keepMet(ids, counts, n, now);
-        else rows = meetPages(ids, n, rows, width, now);
+        else rows = meetPages(ids, n, rows, width, now, partial);
         partsOf(bm25, f, ids, counts, n, lengths, parts);
         count = sumParts(ids, parts, n, count, pass);
+        if (head) credit(ids, n, caps[f], pass);
       }
       foldAlternative(count, 1 << bit, width, s, alt);
+      if (partial) foldUpper(touched, count, current, pass, { width, s, weight: alt.weight, idf: alt.idf, opened });
+      if (opened > 0) unsettled += 1;
     }
-    return new Holdings(
-      width,
-      ascending(pages, rows, meet, now),
-      unread,
-      unreadLate && unread.some((value) => value > 0) ? late : undefined,
-    );
+    const unreadLists = new Uint8Array(order.length);
+    for (const e of order) unreadLists[e.bit] = e.tail | (unreadLate ? e.fields : 0);
+    return new Holdings(width, ascending(pages, rows, meet, now), unread, open, partial ? unreadLists : undefined, unsettled);
   }
 
   /**
@@ -151,6 +185,15 @@ export class Holdings {
     let n = 0;
     for (let i = 0; i < pages.length; i++) if ((held[pages[i]] & bits) === bits) kept[n++] = pages[i];
     return kept.subarray(0, n);
+  }
+
+  /**
+   * Whether page `id`'s score and mask are known although lists were left unread: every
+   * alternative that left some met it in the head of each (what it adds there is read, and
+   * it is in none of their tails). Always, once nothing is left unread.
+   */
+  known(id: number): boolean {
+    return !this.partial || settledIn(id, this.unsettled);
   }
 
   /** Bit i set: the page holds alternative i in some field. */
@@ -206,21 +249,22 @@ export class Holdings {
 
   /**
    * For each of `ids` (pages it met), the score scoreDoc gives the page, by the same float
-   * operations; while lists are left unread, a bound on
-   * it: each slot's best as read plus the most its unread lists can add (with a margin for
-   * rounding, far below BM25's own between a count and saturation). Valid until the next
+   * operations; while lists are left unread, a bound on it: per slot, the most an
+   * alternative can score with what the page may hold in lists unread (see `foldUpper`),
+   * with a margin for rounding far below BM25's own between a count and saturation. Valid until the next
    * query: like the scratch it is read from, the array is reused.
    */
   scores(ids: ArrayLike<number>): Float64Array {
-    const { width } = this;
-    const unread = this.partial ? this.unread : NONE;
+    const { width, open } = this;
+    const partial = this.partial;
     const out = scored.subarray(0, ids.length);
     for (let i = 0; i < ids.length; i++) {
       const row = ids[i] * width;
+      const bound = partial && !this.known(ids[i]);
       let total = 0;
       let matched = 0;
       for (let k = row; k < row + width; k++) {
-        const value = unread[k - row] > 0 ? (best[k] + unread[k - row]) * UP : best[k];
+        const value = bound ? Math.max(upperOf(k), open[k - row]) * UP : best[k];
         if (value > 0) matched += 1;
         total += value;
       }
@@ -241,6 +285,7 @@ export class Holdings {
 function nextPass(): void {
   if (++pass !== 0xffffffff) return;
   marks.fill(0);
+  forgetPasses();
   pass = 1;
 }
 
@@ -291,13 +336,14 @@ function partsOf(bm25: Bm25, f: number, ids: Int32Array, counts: Int32Array, n: 
 }
 
 /** Marks the pages of the first `n` of `ids` met, each not met yet as the next of `rows` pages; returns how many there are now. */
-function meetPages(ids: Int32Array, n: number, rows: number, width: number, now: number): number {
+function meetPages(ids: Int32Array, n: number, rows: number, width: number, now: number, partial: boolean): number {
   for (let p = 0; p < n; p++) {
     const id = ids[p];
     if (meet[id] === now) continue;
     meet[id] = now;
     metPages[rows++] = id;
     for (let k = id * width; k < id * width + width; k++) best[k] = 0;
+    if (partial) meetTails(id, width);
     held[id] = 0;
   }
   return rows;
@@ -317,7 +363,6 @@ function ascending(pages: Int32Array, rows: number, seen: Uint32Array, now: numb
 
 /** Rounding margin of a bound that adds what unread lists may give (see `scores`). */
 const UP = 1 + 1e-9;
-const NONE = new Float64Array(BITS);
 
 /** The most term `term` adds through `fields` (bit f) to a page's sum before idf: each field it is in at the saturated count. */
 export function saturated(index: IndexedDocs, term: number, bm25: Bm25, fields: number): number {

@@ -148,6 +148,7 @@ describe('search build path', () => {
           'postings-starts': sections['postings-starts'].slice(),
           postings: sections.postings.slice(),
           'postings-alive': sections['postings-alive'].slice(),
+          'postings-averages': sections['postings-averages'].slice(),
         }),
       );
     postings = restore(packed);

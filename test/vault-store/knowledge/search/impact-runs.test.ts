@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { Bm25 } from '../../../../vault-store/knowledge/search/bm25.js';
+import { PostingReader } from '../../../../vault-store/knowledge/search/posting-reader.js';
+import { SearchIndex, type IndexedPage } from '../../../../vault-store/knowledge/search/search-index.js';
+import { expectExact } from './every-page-scored.js';
+
+/**
+ * Two words in most pages' bodies (10 of 11, 11 of 12), up to a dozen times in pages of any
+ * length, a third in nearly all (so worth so little beside them that its lists are read late),
+ * beside rarer words: their body lists are long enough to be packed as a head of the postings
+ * adding most and a tail bounded without being read, which a query leaves unread while the
+ * pages met in the heads settle the top.
+ */
+function pages(count: number, seed: number, from = 0): IndexedPage[] {
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const word = () => {
+    const r = next();
+    return r < 0.01 ? `cax${Math.floor(next() * 9)}` : `w${Math.floor(next() ** 2 * 60)}`;
+  };
+  const text = (n: number) => Array.from({ length: n }, word).join(' ');
+  return Array.from({ length: count }, (_, k) => {
+    const i = from + k;
+    return {
+      path: `${i % 3 ? 'notes' : 'log'}/p${i}.md`,
+      title: `w${i % 60} t${i % 997}`,
+      hash: `h${seed}-${i}`,
+      tags: [],
+      body: `${'ca '.repeat(i % 11 ? 1 + ((i * 5) % 13) : 0)}${'cb '.repeat(i % 12 ? 1 + ((i * 5 + (i % 3)) % 13) : 0)}${'cc '.repeat(i % 97 ? 1 + ((i * 3) % 7) : 0)}${text(3 + Math.floor(next() ** 3 * 150))}`,
+    };
+  });
+}
+
+const BODY = 1;
+
+describe('search with lists split by impact', function () {
+  this.timeout(120_000);
+  const index = new SearchIndex();
+  for (const page of pages(30_000, 7)) index.upsert(page);
+  // Phrases, a word alone, two words, with a word read late, with a rare word (whose pages the heads seldom hold),
+  // a word typed with completions, and a rare word alone with fewer matches than asked for.
+  const queries = ['ca', 'cb', 'ca cb', '"ca cb"', '"cb ca"', 'cb cc', '"cc cb"', 'ca w59', 'w59 cb', '"w2 ca"', 'cax', 'cax3 cb', 'w59'];
+  const bm25 = () => new Bm25(index.stats);
+  const id = (term: string) => index.stats.id(term)!;
+
+  it('packs the long lists as a head and a bounded tail', () => {
+    index.search('ca', { limit: 1 });
+    for (const term of ['ca', 'cb', 'cc']) {
+      expect(index.postings.tail(id(term), BODY, bm25()), term).to.be.greaterThan(0);
+      const head = index.postings.read(id(term), BODY, new PostingReader(), true).drain(new Int32Array(30_000), new Int32Array(30_000));
+      const whole = index.postings.read(id(term), BODY, new PostingReader()).drain(new Int32Array(30_000), new Int32Array(30_000));
+      expect(head, term).to.be.within(whole / 20, whole / 8);
+    }
+    expect(index.postings.tail(id('w59'), BODY, bm25()), 'a short list is whole').to.equal(0);
+  });
+
+  it('ranks exactly as scoring every page would, however many results are asked for', () => {
+    for (const query of queries) for (const limit of [1, 10, 60, 300, 3000]) expectExact(index, query, limit);
+  });
+
+  it('stays exact when a filter after ranking rejects most of the best pages', () => {
+    const visible = (path: string) => path.startsWith('log/') || path.endsWith('7.md');
+    for (const query of queries) expectExact(index, query, 20, visible);
+  });
+
+  it('stays exact over the packed lists as pages are edited, removed and added, and the averages move', () => {
+    // Edited pages leave dead postings in the heads and tails and join the overlay; the
+    // pages added are far longer than any before, so the body's average length rises
+    // several times past the pack's: long pages using a word often, in its tail when packed
+    // (their length held them down), now add more than short ones in its head.
+    pages(300, 8).forEach((page, i) =>
+      index.upsert({ ...page, path: `notes/p${i * 11 + 1}.md`, body: `${'ca '.repeat(i % 40)}${page.body}` }),
+    );
+    for (let i = 3; i < 30_000; i += 23) index.remove(`log/p${i}.md`);
+    const before = index.stats.averageLengths()[BODY];
+    const packed = index.postings.tail(id('ca'), BODY, bm25());
+    for (const page of pages(1_500, 9, 40_000)) index.upsert({ ...page, body: `${page.body} ${'w1 '.repeat(6_000)}` });
+    expect(index.stats.averageLengths()[BODY]).to.be.greaterThan(5 * before);
+    expect(index.postings.tail(id('ca'), BODY, bm25()), 'the same packed lists, their bound scaled').to.be.greaterThan(packed);
+    for (const query of queries) for (const limit of [1, 10, 60]) expectExact(index, query, limit);
+  });
+});
