@@ -5,12 +5,12 @@ import { SyncClient } from '../../../scripts/sync/sync-client.js';
 import { watchFolder } from '../../../scripts/sync/watch.js';
 import type { TestServer } from '../../helpers/test-server.js';
 import { until } from '../../helpers/until.js';
-import { convergence } from './convergence.js';
 import { folderFiles, put, serverPages, syncSuite, writePage } from './sync-helpers.js';
 
 describe('quire sync --watch', function () {
   this.timeout(120_000);
 
+  // Two clients and a REST writer converging on overlapping paths: convergence.soak.test.ts.
   describe('in one folder', () => {
     let server: TestServer;
     let dir: string;
@@ -54,16 +54,6 @@ describe('quire sync --watch', function () {
         await watching;
         client.close();
       }
-    });
-  });
-
-  describe('two clients and a REST writer converge (short; the soak test runs 60 s)', () => {
-    let server: TestServer;
-    let dirs: string[];
-    syncSuite((suite) => ({ server, dirs } = suite), { folders: 2 });
-
-    it('after 8 s of overlapping edits, deletes and renames, both folders equal the vault and no marker is lost', async () => {
-      await convergence(server, dirs as [string, string], 8_000, 15_000);
     });
   });
 });
