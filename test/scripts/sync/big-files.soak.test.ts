@@ -5,9 +5,7 @@ import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../helpers/built-script.js';
 import type { TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { blobId, MIB, writeBig } from './big-file-helpers.js';
-import { syncSuite } from './sync-helpers.js';
+import { bigFileSuite, blobId, MIB, writeBig, type BigFileSuite } from './big-file-helpers.js';
 
 /** Well above the client's 8 MiB streaming threshold, below the personal plan's 100 MiB limit. */
 const SIZE = 96 * MIB;
@@ -39,16 +37,11 @@ async function syncPeak(server: TestServer, dir: string, key: string): Promise<n
 }
 
 describe('quire sync: a 96 MiB file streams through the client (soak)', () => {
-  let server: TestServer;
-  let owner: string;
-  let device: string;
-  let dir: string;
-  let scratch: { path: string; cleanup: () => void };
-  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
-  beforeEach(() => (scratch = tempDir('quire-big-')));
-  afterEach(() => scratch.cleanup());
+  let big: BigFileSuite;
+  bigFileSuite((suite) => (big = suite));
 
   it('downloads and uploads a 96 MiB attachment exactly, the client growing far less than the file (Linux)', async function () {
+    const { server, owner, device, dir, scratch } = big;
     this.timeout(120_000);
     if (process.platform !== 'linux') {
       console.warn('    (skipped: the peak memory is read from /proc/self/status)');
@@ -62,7 +55,7 @@ describe('quire sync: a 96 MiB file streams through the client (soak)', () => {
     const small = await syncPeak(server, dir, device);
 
     // Down: the server's file arrives whole and exact.
-    const source = join(scratch.path, 'video.bin');
+    const source = join(scratch, 'video.bin');
     writeBig(source, SIZE);
     const res = await server.api('/vault/file/media/video.bin', {
       method: 'PUT',

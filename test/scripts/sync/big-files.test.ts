@@ -4,24 +4,17 @@ import { join } from 'node:path';
 import { FileMoved } from '../../../scripts/sync/big-files.js';
 import { FilesRemote } from '../../../scripts/sync/files-remote.js';
 import { HttpClient } from '../../../scripts/sync/http-client.js';
-import type { TestServer } from '../../helpers/test-server.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { blobId, MIB, writeBig } from './big-file-helpers.js';
-import { syncOnce, syncSuite } from './sync-helpers.js';
+import { bigFileSuite, blobId, MIB, writeBig, type BigFileSuite } from './big-file-helpers.js';
+import { syncOnce } from './sync-helpers.js';
 
 describe('quire sync: big files stream through the client', () => {
-  let server: TestServer;
-  let owner: string;
-  let device: string;
-  let dir: string;
-  let scratch: { path: string; cleanup: () => void };
-  syncSuite((s) => ([server, owner, device, dir] = [s.server, s.owner, s.device, s.dirs[0]]), { keys: true });
-  beforeEach(() => (scratch = tempDir('quire-big-')));
-  afterEach(() => scratch.cleanup());
+  let big: BigFileSuite;
+  bigFileSuite((suite) => (big = suite));
 
   it('keeps both versions of a big file changed on both sides: the server one at the path, ours as a conflict copy', async () => {
+    const { server, owner, device, dir, scratch } = big;
     const size = 9 * MIB;
-    const first = join(scratch.path, 'first.bin');
+    const first = join(scratch, 'first.bin');
     writeBig(first, size);
     const put = async (file: string) => {
       const res = await server.api('/vault/file/big.bin', { method: 'PUT', key: owner, body: readFileSync(file) });
@@ -29,7 +22,7 @@ describe('quire sync: big files stream through the client', () => {
     };
     await put(first);
     await syncOnce(server, dir, device);
-    const theirs = join(scratch.path, 'theirs.bin');
+    const theirs = join(scratch, 'theirs.bin');
     writeBig(theirs, size);
     await put(theirs);
     writeBig(join(dir, 'big.bin'), size + 1);
@@ -45,7 +38,8 @@ describe('quire sync: big files stream through the client', () => {
   });
 
   it('sends nothing when a big file no longer has the hash the scan saw: the server commits no torn mix', async () => {
-    const file = join(scratch.path, 'moving.bin');
+    const { server, owner, device, scratch } = big;
+    const file = join(scratch, 'moving.bin');
     writeBig(file, 9 * MIB);
     const remote = new FilesRemote(new HttpClient({ server: server.url, key: device, attempts: 1 }));
     const stale = { file, size: 9 * MIB, hash: '0'.repeat(40) };
