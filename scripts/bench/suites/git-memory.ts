@@ -23,6 +23,9 @@ import { TreeStore } from '../../../vault-store/git/tree-store.js';
 import { round, summarize } from '../fixture.js';
 import { copyTree, scaleVault } from '../scale-vault.js';
 
+/** Minutes the first time: it needs the 100k scale vault, generated and committed once. */
+export const explicitOnly = true;
+
 const gc = globalThis.gc ?? (() => undefined);
 
 /** Heap and array buffers after two full collections, in MB. */

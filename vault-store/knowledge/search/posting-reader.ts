@@ -153,13 +153,14 @@ export class PostingReader {
  */
 export function tailShare({ starts, bytes }: PackedPostings, key: number): number {
   if (key + 1 >= starts.length || starts[key + 1] === starts[key]) return 0;
-  let at = starts[key];
+  const [head, at] = varintAt(bytes, starts[key]);
+  return (head & 15) === MARKER ? varintAt(bytes, at)[0] / QUANTUM : 0;
+}
+
+/** The varint at `at` (the lists' own, least significant group first) and where the next begins: off the hot loops, which inline it. */
+function varintAt(bytes: Uint8Array, at: number): [number, number] {
   let b = bytes[at++];
-  let head = b & 0x7f;
-  for (let scale = 0x80; b & 0x80; scale *= 0x80) head += ((b = bytes[at++]) & 0x7f) * scale;
-  if ((head & 15) !== MARKER) return 0;
-  b = bytes[at++];
-  let q = b & 0x7f;
-  for (let scale = 0x80; b & 0x80; scale *= 0x80) q += ((b = bytes[at++]) & 0x7f) * scale;
-  return q / QUANTUM;
+  let value = b & 0x7f;
+  for (let scale = 0x80; b & 0x80; scale *= 0x80) value += ((b = bytes[at++]) & 0x7f) * scale;
+  return [value, at];
 }

@@ -78,13 +78,13 @@ export function* rankPages(index: IndexedDocs, query: RankQuery): Generator<Rank
   const tails = tailLists(index, query, late);
   let yielded = 0;
   if (late || tails) {
-    const [unread, read] = late ? lateBytes(index, query.slots, late) : [0, 0];
+    const [unread, read] = late ? listBytes(index, query.slots, late) : [0, 0];
     // Pages' tables pay when the late lists dwarf the others; else the pages near the top are too many.
     const unreadLate = late !== undefined && unread >= TABLES_FROM * read;
     const holdings = Holdings.read(index, query.slots, query.bm25, late, unreadLate, tails)!;
     // A page not met lacks every required word none of whose lists was read late or whole.
     const ceiling = query.required & ~(lateBits(late) | lateBits(tails)) ? -Infinity : holdings.ceiling();
-    const tables = { left: ((unreadLate ? unread : 0) + (tails ? tailBytes(index, query.slots, tails) : 0)) / TABLE_SCORE_BYTES };
+    const tables = { left: ((unreadLate ? unread : 0) + (tails ? listBytes(index, query.slots, tails)[0] : 0)) / TABLE_SCORE_BYTES };
     let walk = walkHoldings(index, query, holdings, ceiling, tables);
     let skip = 0;
     try {
@@ -114,13 +114,13 @@ export function* rankPages(index: IndexedDocs, query: RankQuery): Generator<Rank
   for (const ranked of walk) if (yielded-- <= 0) yield ranked;
 }
 
-/** Bytes of the lists `late` marks, and of the query's other lists. */
-function lateBytes(index: IndexedDocs, slots: Slot[], late: Uint8Array): [number, number] {
+/** Bytes of the lists `marked` marks (per alternative in bit order, field f at bit f), and of the query's other lists. */
+function listBytes(index: IndexedDocs, slots: Slot[], marked: Uint8Array): [number, number] {
   const bytes = [0, 0];
   slots
     .flatMap((s) => s.alternatives)
     .forEach((alt, bit) => {
-      for (let f = 0; f < FIELD_COUNT; f++) bytes[late[bit] & (1 << f) ? 0 : 1] += index.postings.weight(alt.id, f);
+      for (let f = 0; f < FIELD_COUNT; f++) bytes[marked[bit] & (1 << f) ? 0 : 1] += index.postings.weight(alt.id, f);
     });
   return [bytes[0], bytes[1]];
 }
@@ -129,17 +129,6 @@ function lateBits(late: Uint8Array | undefined): number {
   let bits = 0;
   late?.forEach((fields, bit) => fields && (bits |= 1 << bit));
   return bits;
-}
-
-/** Bytes of the lists whose tails `tails` leaves unread (see tailLists). */
-function tailBytes(index: IndexedDocs, slots: Slot[], tails: Uint8Array): number {
-  let bytes = 0;
-  slots
-    .flatMap((s) => s.alternatives)
-    .forEach((alt, bit) => {
-      for (let f = 0; f < FIELD_COUNT; f++) if (tails[bit] & (1 << f)) bytes += index.postings.weight(alt.id, f);
-    });
-  return bytes;
 }
 
 /**
