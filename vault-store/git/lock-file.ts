@@ -1,6 +1,7 @@
 import {
   closeSync,
   fdatasync as fdatasyncCb,
+  ftruncateSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -9,7 +10,6 @@ import {
   readdirSync,
   renameSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
@@ -81,10 +81,12 @@ export class LockFile {
     }
   }
 
-  /** Writes the file's new content into the lock (once), to be put in place by `commit`. */
+  /** Writes the file's new content into the lock, replacing what an earlier call wrote; `commit` puts it in place. */
   write(data: string | Uint8Array): void {
     if (this.done) throw new Error(`${this.target}.lock was already released`);
-    writeFileSync(this.fd, data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let done = 0; done < bytes.byteLength;) done += writeSync(this.fd, bytes, done, bytes.byteLength - done, done);
+    ftruncateSync(this.fd, bytes.byteLength);
     this.synced = false;
   }
 
