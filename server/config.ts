@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
+import type { ScryptCost } from './accounts/secrets.js';
 import { ConfigError } from './config/config-error.js';
 import { envSchema, type LogLevel } from './config/schema.js';
 import { httpUrl } from './config/values.js';
@@ -50,6 +51,8 @@ export interface Config {
   llm?: LlmConfig;
   /** Embeddings model for similar pages; without it similarity is by shared terms. */
   embeddings?: LlmConfig;
+  /** scrypt's costs for passwords set by the server; no variable sets them (tests lower them), the default is SCRYPT. */
+  passwordCost?: ScryptCost;
 }
 
 export interface ConfigFlags {

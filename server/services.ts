@@ -31,7 +31,7 @@ export interface Services {
 
 export function createServices(config: Config, log: Logger = createLogger(config.logLevel)): Services {
   const store = withPurge(openSqliteStore(config.dataDir), log);
-  const accounts = new AccountStore(store);
+  const accounts = new AccountStore(store, undefined, config.passwordCost);
   return {
     config,
     log,

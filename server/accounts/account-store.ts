@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { QuireError } from '../../vault-store/errors.js';
 import type { KeyRecord, KeyScope, Store, UserRecord } from '../store/store.js';
-import { hashPassword, hashSecret, newApiKey, verifyPassword, type PasswordHash } from './secrets.js';
+import { hashPassword, hashSecret, newApiKey, SCRYPT, verifyPassword, type PasswordHash, type ScryptCost } from './secrets.js';
 
 export type { KeyRecord, KeyScope, UserRecord } from '../store/store.js';
-
-let DUMMY_HASH: PasswordHash | undefined;
 
 const MAX_HOT_ROWS = 10_000;
 
@@ -21,9 +19,14 @@ export class AccountStore {
   private readonly hotUsers = new HotRows<UserRecord>(() => this.store.changeStamp());
   private readonly hotKeys = new HotRows<KeyRecord>(() => this.store.changeStamp());
 
+  /** What an unknown user's password is checked against, at the same costs as a real one. */
+  private dummyHash?: PasswordHash;
+
+  /** `passwordCost`: scrypt's costs for passwords set here (tests lower them; checks use each hash's own). */
   constructor(
     private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
+    private readonly passwordCost: ScryptCost = SCRYPT,
   ) {}
 
   users(): Promise<UserRecord[]> {
@@ -53,14 +56,14 @@ export class AccountStore {
   }
 
   async setPassword(name: string, password: string): Promise<void> {
-    if (!(await this.store.users.setPassword(name, await hashPassword(password))))
+    if (!(await this.store.users.setPassword(name, await hashPassword(password, this.passwordCost))))
       throw new QuireError('NOT_FOUND', `No user named ${name}`);
   }
 
   async checkPassword(name: string, password: string): Promise<boolean> {
     const stored = (await this.user(name))?.password;
     // An unknown user costs the same scrypt run as a known one, so timing reveals no names.
-    const ok = await verifyPassword(password, stored ?? (DUMMY_HASH ??= await hashPassword('quire-dummy-password')));
+    const ok = await verifyPassword(password, stored ?? (this.dummyHash ??= await hashPassword('quire-dummy-password', this.passwordCost)));
     return stored !== undefined && ok;
   }
 

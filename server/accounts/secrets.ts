@@ -38,12 +38,15 @@ export interface PasswordHash {
   p: number;
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1 };
+/** scrypt's costs, stored with each hash: a hash made at other costs still verifies. */
+export type ScryptCost = Pick<PasswordHash, 'N' | 'r' | 'p'>;
 
-export async function hashPassword(password: string): Promise<PasswordHash> {
+export const SCRYPT: ScryptCost = { N: 16384, r: 8, p: 1 };
+
+export async function hashPassword(password: string, cost: ScryptCost = SCRYPT): Promise<PasswordHash> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
-  return { algo: 'scrypt', salt: salt.toString('hex'), hash: hash.toString('hex'), ...SCRYPT };
+  const hash = await scryptAsync(password, salt, 32, { ...cost, maxmem: 64 * 1024 * 1024 });
+  return { algo: 'scrypt', salt: salt.toString('hex'), hash: hash.toString('hex'), ...cost };
 }
 
 export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {

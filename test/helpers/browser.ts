@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { tempDir } from './temp-dir.js';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
@@ -31,15 +30,27 @@ export interface TestBrowser {
   close: () => Promise<void>;
 }
 
-/** Real Chromium (the Debian package) with a fresh profile; one per test file, shared by its tests. */
+/**
+ * A parallel mocha worker runs file after file until it is ended, and playwright kills the
+ * browser when the process exits: its Chromium is kept. Elsewhere (a serial run) the last
+ * context to close closes it, or the process would not exit.
+ */
+const KEEP = process.env.MOCHA_WORKER_ID !== undefined;
+let shared: Promise<Browser> | undefined;
+let open = 0;
+
+/**
+ * Real Chromium (the Debian package), one per mocha worker, launched at first use: each file
+ * launching its own spent about a second of CPU on it. Each call gets a fresh context (no
+ * cookies or storage from other files, as a fresh profile had), shared by the file's tests.
+ */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const profile = tempDir('quire-chromium-');
-  const context = await chromium.launchPersistentContext(profile.path, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1100, height: 800 },
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }).catch((err: unknown) => {
+    shared = undefined;
+    throw err;
   });
+  const context = await (await shared).newContext({ viewport: { width: 1100, height: 800 } });
+  open += 1;
   context.setDefaultTimeout(10_000);
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
@@ -50,7 +61,13 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
     close: async () => {
       await context.close();
-      profile.cleanup();
+      if (--open === 0 && !KEEP) await closeShared();
     },
   };
+}
+
+function closeShared(): Promise<void> | undefined {
+  const browser = shared;
+  shared = undefined;
+  return browser?.then((b) => b.close());
 }

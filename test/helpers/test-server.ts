@@ -18,10 +18,18 @@ export interface TestServer extends RunningServer {
   stop: () => Promise<void>;
 }
 
+/**
+ * scrypt at a sixteenth of its cost for the passwords test servers set: the tests sign in a
+ * few hundred times, at ~60 ms of CPU each at full cost. Checking still runs scrypt, at the
+ * costs stored with each hash (a password set by the CLI is checked at full cost).
+ */
+const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 };
+
 /** A real listening server on a random loopback port over a temp data folder. */
 export async function startTestServer(env: Record<string, string> = {}, tweak: (c: Config) => Config = (c) => c): Promise<TestServer> {
   const dir = tempDir('quire-data-');
-  const config = tweak(loadConfig({ ...env }, { data: dir.path, port: '0', host: '127.0.0.1' }));
+  const loaded = loadConfig({ ...env }, { data: dir.path, port: '0', host: '127.0.0.1' });
+  const config = tweak({ ...loaded, passwordCost: TEST_PASSWORD_COST });
   const logs: LogLine[] = [];
   const running = await startServer(config, createLogger(config.logLevel, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   let n = 0;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -53,13 +55,16 @@ describe('parsePages', () => {
     // 70 pages cross a read batch (64); three of 400 KB end slices early inside it.
     const sizes = Array.from({ length: 70 }, (_, i) => ([3, 4, 5].includes(i) ? 400_000 : 100));
     const paths = sizes.map((_, i) => `p${i}.md`);
-    const oids = sizes.map((size, i) =>
-      execFileSync('git', ['hash-object', '-w', '--stdin'], {
-        cwd: dir.path,
-        input: `# P${i}\n${'x'.repeat(size)}\n`,
-        encoding: 'utf8',
-      }).trim(),
-    );
+    // Written by git, all in one run (a process each cost ~30 ms in a busy test worker).
+    const texts = tempDir('quire-parse-texts-');
+    sizes.forEach((size, i) => writeFileSync(join(texts.path, paths[i]), `# P${i}\n${'x'.repeat(size)}\n`));
+    const oids = execFileSync('git', ['hash-object', '-w', '--', ...paths.map((path) => join(texts.path, path))], {
+      cwd: dir.path,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
+    texts.cleanup();
     const batches: string[][] = [];
     const turns: number[] = [];
     let ticks = 0;

@@ -45,7 +45,7 @@ export const EMPTY_POSTINGS: PackedPostings = {
 };
 
 /**
- * A list of SPLIT_FROM postings or more is written as a head, its HEAD_SHARE of postings
+ * A list of `splitting.from` postings or more is written as a head, its HEAD_SHARE of postings
  * adding most (`Bm25.part` at the pack's averages), then a tail: a query may read the head
  * alone and bound what the tail adds to any page without reading it. The list starts with
  * a marker, a varint `runs · 16 + MARKER` (the head's runs; slots use 0–8), then the tail's
@@ -55,7 +55,8 @@ export const EMPTY_POSTINGS: PackedPostings = {
  */
 export const MARKER = 15;
 export const QUANTUM = 2 ** 20;
-const SPLIT_FROM = 24_576;
+/** Read at each pack; a test lowers it (and puts it back) to split the lists of a vault of a few thousand pages. */
+export const splitting = { from: 24_576 };
 const HEAD_SHARE = 1 / 16;
 /** Parts are placed in this many buckets between 0 and saturation to find the head's cut in one pass. */
 const BUCKETS = 1024;
@@ -173,6 +174,7 @@ export function* packing(tables: Tables, block = BLOCK): Generator<void, PackedP
   const scratch = { pages: new Uint32Array(size), slots: new Uint8Array(size), counts: new Uint16Array(size), bins: new Uint16Array(0) };
   const impact = { lengths, averages, buckets: new Uint32Array(BUCKETS), tops: new Float64Array(BUCKETS) };
   const out = new VarintWriter(ends[keys] * 2 + 64);
+  const splitFrom = splitting.from;
   const starts = new Uint32Array(keys + 1);
   // Per page, its first term not placed yet (byte offset, id before it): blocks go up by term id, as each table does.
   const cursors = { offsets: new Uint32Array(tables.length), ids: new Int32Array(tables.length).fill(-1), cursor };
@@ -184,7 +186,7 @@ export function* packing(tables: Tables, block = BLOCK): Generator<void, PackedP
     for (let k = first; k < last; k++) {
       starts[k] = out.length;
       const [lo, hi] = [ends[k] - ends[first], ends[k + 1] - ends[first]];
-      if (hi - lo >= SPLIT_FROM) out.split(scratch, lo, hi, k % FIELD_COUNT, impact);
+      if (hi - lo >= splitFrom) out.split(scratch, lo, hi, k % FIELD_COUNT, impact);
       else out.list(scratch, lo, hi);
     }
     first = last;
