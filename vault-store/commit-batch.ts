@@ -23,11 +23,6 @@ export interface BatchTarget {
 
 type Change = ChangedFile & Omit<FileChange, 'path'>;
 
-/** The changes of `staged` commits, a file changed twice once, as the last commit has it. */
-function lastChanges(staged: { changes: Change[] }[]): Change[] {
-  return [...new Map(staged.flatMap((s) => s.changes).map((c) => [c.path, c])).values()];
-}
-
 /**
  * Commits made one after another on the branch and landed together (group commit): each
  * `stage` writes one commit's objects on top of the previous one and shows it in the
@@ -113,27 +108,24 @@ export class CommitBatch {
    * Makes the staged commits durable and moves the branch to the last; returns their events
    * in order. Working files first, ref last: after a crash in between, HEAD is the old
    * commit and the start-up scan commits the newer files, so nothing written is lost.
-   * `late` runs once, when the staged commits are durable (at once when none is): what it
-   * stages joins the batch with a second, smaller round of fsyncs before the branch moves,
-   * instead of waiting for this batch's whole landing and then its own.
    */
-  async land(late?: () => Promise<void>): Promise<CommitEvent[]> {
+  async land(): Promise<CommitEvent[]> {
+    if (!this.locks) return [];
+    const { index, branch } = this.locks;
+    const { repo } = this.target;
+    // A file changed twice in the batch is written once, as the last commit has it.
+    const files = [...new Map(this.staged.flatMap((s) => s.changes).map((c) => [c.path, c])).values()];
     let indexReady: Promise<unknown> = Promise.resolve();
-    let indexLock: IndexLock;
     try {
-      await this.makeDurable(0);
-      if (late) {
-        const durable = this.staged.length;
-        await late();
-        await this.makeDurable(durable);
-      }
-      if (!this.locks) return [];
-      const { index, branch } = this.locks;
-      indexLock = index;
+      await Promise.all([
+        repo.flushObjects(),
+        ...files.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(repo.dir, c.path, c.content)),
+        branch.prepare(this.tip),
+      ]);
       const moving = branch.move();
       // The new index is built (CPU: entries, SHA-1 of the file) while the ref's folder is
       // fsynced; it resolves to the error, if any, and is put in place once the ref has moved.
-      indexReady = index.prepare(indexChanges(lastChanges(this.staged)), this.target.repo.dir, this.tipTree).then(
+      indexReady = index.prepare(indexChanges(files), repo.dir, this.tipTree).then(
         () => undefined,
         (err: unknown) => err ?? new Error('index'),
       );
@@ -143,21 +135,8 @@ export class CommitBatch {
       await this.abandon();
       throw err;
     }
-    await this.finishIndex(indexLock, await indexReady);
+    await this.finishIndex(index, await indexReady);
     return this.staged.map((s) => s.event);
-  }
-
-  /** One round of fsyncs for the commits staged from `from` on: their objects, working files, and the branch's new value. */
-  private async makeDurable(from: number): Promise<void> {
-    if (!this.locks || this.staged.length === from) return;
-    const { repo } = this.target;
-    await Promise.all([
-      repo.flushObjects(),
-      ...lastChanges(this.staged.slice(from))
-        .filter((c) => !c.inWorkingTree)
-        .map((c) => replaceFileUnder(repo.dir, c.path, c.content)),
-      this.locks.branch.prepare(this.tip),
-    ]);
   }
 
   /** Gives the batch up: the manifest as it was, the locks released. */

@@ -226,27 +226,21 @@ export class Vault {
 
   /**
    * The `mutate`s that queued up behind the task running, and those that come while it
-   * stages and makes its commits durable (group commit): each is planned on the commits
-   * staged before it and becomes its own commit, in order, with its own preconditions; one
-   * that fails (CONFLICT) fails alone. All land with one move of the branch (the late ones
-   * after a second, smaller round of fsyncs), and each is answered only once they are durable.
+   * stages (group commit): each is planned on the commits staged before it and becomes its
+   * own commit, in order, with its own preconditions; one that fails (CONFLICT) fails alone.
+   * All land with one round of fsyncs and one move of the branch, and each is answered only
+   * once they are durable.
    */
   private readonly writeBatch: BatchRunner<PlannedWrite, CommitEvent | undefined> = (writes, seal) =>
-    this.onCurrentHead(() => {
-      const outcomes: Settled<CommitEvent | undefined>[] = [];
-      // `writes` grows until sealed: sealed in the same turn as the check that none is left, so none is missed.
-      const stageWaiting = async (batch: CommitBatch, last: boolean) => {
-        while (outcomes.length < writes.length) outcomes.push(await this.stageWrite(batch, writes[outcomes.length]));
-        if (last) seal();
-      };
-      return this.inBatch(
-        async (batch) => {
-          await stageWaiting(batch, false);
-          return outcomes;
-        },
-        (batch) => stageWaiting(batch, true),
-      );
-    });
+    this.onCurrentHead(() =>
+      this.inBatch(async (batch) => {
+        const outcomes: Settled<CommitEvent | undefined>[] = [];
+        // `writes` grows while commits are staged; sealed when none is left, before landing.
+        for (let i = 0; i < writes.length; i++) outcomes.push(await this.stageWrite(batch, writes[i]));
+        seal();
+        return outcomes;
+      }),
+    );
 
   private async stageWrite(batch: CommitBatch, { author, subject, plan }: PlannedWrite): Promise<Settled<CommitEvent | undefined>> {
     const checkedPlan = async () => this.refuseSymlinks(await plan());
@@ -295,11 +289,10 @@ export class Vault {
   }
 
   /**
-   * Inside the queue: the commits `stage` makes on the head (and `late` once those are
-   * durable, see CommitBatch.land), landed at once; then the listeners hear of each, in
-   * order. A throw from `stage` gives them all up.
+   * Inside the queue: the commits `stage` makes on the head, landed at once; then the
+   * listeners hear of each, in order. A throw from `stage` gives them all up.
    */
-  private async inBatch<T>(stage: (batch: CommitBatch) => Promise<T>, late?: (batch: CommitBatch) => Promise<void>): Promise<T> {
+  private async inBatch<T>(stage: (batch: CommitBatch) => Promise<T>): Promise<T> {
     const batch = new CommitBatch(
       { repo: this.repo, manifest: this.manifest, index: this.index, now: this.now, log: this.log },
       this.headOid,
@@ -311,7 +304,7 @@ export class Vault {
       await batch.abandon();
       throw err;
     }
-    const events = await batch.land(late && (() => late(batch)));
+    const events = await batch.land();
     if (events.length) this.headOid = batch.head;
     for (const event of events) await this.notify(event);
     return result;

@@ -24,9 +24,9 @@ interface OpenBatch {
  * task when their turn comes (group commit: writes that queued up while one was being made
  * durable share the next fsync), still in arrival order and after everything queued before.
  * A batch that has started takes further items of its runner until the runner seals it (the
- * write path: until the commits staged first are durable, see CommitBatch.land): over HTTP,
- * 8 writers otherwise settled into two groups taking turns, 3.3–3.7 commits a batch, each
- * write waiting for the other group's whole batch.
+ * write path: until its last commit is staged, before the fsyncs): over HTTP, 8 writers
+ * otherwise settled into two groups taking turns, 3.3–3.5 commits a batch, each write
+ * waiting for the other group's whole batch.
  */
 export class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();

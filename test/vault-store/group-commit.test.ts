@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { watch } from 'node:fs';
 import { hashBlob } from '../../vault-store/git/repo.js';
 import { gitIn, tempVault, testAuthor } from '../helpers/temp-vault.js';
 
@@ -90,33 +89,5 @@ describe('group commit', () => {
     expect(order).to.deep.equal(['exclusive', 'fourth']);
     expect(gitIn(v.dir, 'log', '--format=%s', '-4')).to.equal('fourth\nthird\njoined\nfirst\n');
     expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
-  });
-  it('takes a write arriving while its first commits are made durable, in a second round before the branch moves; one arriving after that waits', async () => {
-    v = await tempVault({ 'seed.md': 'seed' });
-    const headWhenHeard = new Map<string, string>();
-    v.vault.onCommit((event) => void headWhenHeard.set(event.commit, v.vault.head));
-    // Working files are written in a batch's fsync rounds: a.md's tells the first round is under way, b.md's the second.
-    const arrivals: Record<string, Promise<{ commit: string } | undefined>> = {};
-    const writes = { 'a.md': ['late', 'b.md'], 'b.md': ['after', 'c.md'] } as const;
-    const watcher = watch(v.dir, (_, name) => {
-      const next = writes[name as keyof typeof writes];
-      if (!next || arrivals[next[0]]) return;
-      arrivals[next[0]] = v.vault.mutate(testAuthor, next[0], () => [{ path: next[1], content: text(next[0]) }]);
-    });
-    try {
-      const first = await v.vault.mutate(testAuthor, 'first', () => [{ path: 'a.md', content: text('first') }]);
-      const late = await arrivals.late;
-      const after = await arrivals.after;
-      // One move of the branch for the first two: the first commit was announced with it at the late one.
-      expect(headWhenHeard.get(first!.commit)).to.equal(late!.commit);
-      expect(headWhenHeard.get(late!.commit)).to.equal(late!.commit);
-      expect(headWhenHeard.get(after!.commit)).to.equal(after!.commit);
-    } finally {
-      watcher.close();
-    }
-    expect(gitIn(v.dir, 'log', '--format=%s', '-3')).to.equal('after\nlate\nfirst\n');
-    expect(gitIn(v.dir, 'show', 'main:b.md')).to.equal('late');
-    expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
-    gitIn(v.dir, 'fsck', '--strict', '--no-dangling');
   });
 });

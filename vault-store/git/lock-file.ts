@@ -1,7 +1,6 @@
 import {
   closeSync,
   fdatasync as fdatasyncCb,
-  ftruncateSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -10,6 +9,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
@@ -81,12 +81,10 @@ export class LockFile {
     }
   }
 
-  /** Writes the file's new content into the lock, replacing what an earlier call wrote; `commit` puts it in place. */
+  /** Writes the file's new content into the lock (once), to be put in place by `commit`. */
   write(data: string | Uint8Array): void {
     if (this.done) throw new Error(`${this.target}.lock was already released`);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    for (let done = 0; done < bytes.byteLength;) done += writeSync(this.fd, bytes, done, bytes.byteLength - done, done);
-    ftruncateSync(this.fd, bytes.byteLength);
+    writeFileSync(this.fd, data);
     this.synced = false;
   }
 

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { LockFile } from '../../../vault-store/git/lock-file.js';
 import { gitIn, tempVault } from '../../helpers/temp-vault.js';
 
 describe('GitRepo', () => {
@@ -41,17 +38,5 @@ describe('GitRepo', () => {
     expect(await v.vault.repo.head()).to.equal(head);
     expect(await v.vault.repo.listRefs('refs/quire/test')).to.deep.equal(['one']);
     expect(await v.vault.repo.resolveRef('refs/quire/test/none')).to.equal(undefined);
-  });
-
-  it('puts in place only what the lock was last given, however often it was written (a batch prepares the branch again for late writes)', async () => {
-    v = await tempVault({ 'a.md': 'a' });
-    const gitdir = join(v.dir, '.git');
-    const lock = await LockFile.acquire(gitdir, 'refs/quire/probe');
-    lock.write('a much longer first value\n');
-    await lock.sync();
-    lock.write('short\n');
-    lock.write(new TextEncoder().encode('last\n'));
-    await lock.commit(undefined, { durable: true });
-    expect(readFileSync(join(gitdir, 'refs/quire/probe'), 'utf8')).to.equal('last\n');
   });
 });
