@@ -37,7 +37,7 @@ const BODY = 1;
  * are a tenth of that, and so is the split (every list split at 30k is split here, and no other).
  */
 const PAGES = 3_000;
-const SPLIT_FROM = 2_458;
+const SPLIT_FROM = Math.ceil((splitting.from * PAGES) / 30_000);
 
 describe('search with lists split by impact', function () {
   this.timeout(120_000);
