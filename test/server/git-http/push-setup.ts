@@ -5,7 +5,7 @@ import type { Config } from '../../../server/config.js';
 import { pktLine } from '../../../server/git-http/git-service.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { gitIn } from '../../helpers/temp-vault.js';
-import { AUTHOR, git, remoteUrl, type GitResult } from './git-client.js';
+import { AUTHOR, git, readRef, remoteUrl, type GitResult } from './git-client.js';
 
 /**
  * A fresh server before each test of the enclosing `describe`, with alice's vault (one page,
@@ -55,7 +55,7 @@ export class PushSetup {
 
   /** The vault's main branch on the server. */
   head(): string {
-    return gitIn(this.vaultDir, 'rev-parse', 'refs/heads/main').trim();
+    return readRef(join(this.vaultDir, '.git'), 'refs/heads/main');
   }
 }
 

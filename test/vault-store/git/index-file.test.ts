@@ -64,7 +64,11 @@ async function serverCommit(dir: string, files: Record<string, string | null>): 
   for (const { path } of changes) if (files[path] === null) rmSync(join(dir, path), { force: true, recursive: true });
   const written = Object.keys(files).filter((path) => files[path] !== null);
   for (const path of written) put(dir, path, files[path]!);
-  const oids = written.map((path) => git(dir, ['hash-object', '-w', '--', path]).trim());
+  const oids = written.length
+    ? git(dir, ['hash-object', '-w', '--', ...written])
+        .trim()
+        .split('\n')
+    : [];
   for (const change of changes)
     if (files[change.path] !== null) Object.assign(change, { oid: oids[written.indexOf(change.path)], mode: 0o100644 });
   const info = changes.map((c) => (c.oid ? `100644 ${c.oid}\t${c.path}\n` : `0 ${'0'.repeat(40)}\t${c.path}\n`)).join('');

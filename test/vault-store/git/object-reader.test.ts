@@ -1,19 +1,15 @@
 import { expect } from 'chai';
 import git from 'isomorphic-git';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs, { readdirSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTree } from '../../../vault-store/git/tree-parse.js';
 import { hashBlob } from '../../../vault-store/git/hash-blob.js';
 import { ObjectReader } from '../../../vault-store/git/object-reader.js';
+import { gitObjects } from '../../helpers/git-objects.js';
 import { gitIn, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 
 type TempVault = Awaited<ReturnType<typeof tempVault>>;
-
-function catFile(dir: string, oid: string): Buffer {
-  return execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir });
-}
 
 describe('ObjectReader', () => {
   let v: TempVault;
@@ -38,10 +34,12 @@ describe('ObjectReader', () => {
       expect(packs, 'the pack holds deltas').to.match(/chain length = [1-9]/);
       await v.pages.write(testAuthor, { path: 'loose.md', content: 'written after the repack' });
       const reader = new ObjectReader(v.vault.repo.gitdir);
-      for (const oid of [...blobs, v.vault.manifest.get('loose.md')!.oid]) {
-        expect(Buffer.from(await reader.blob(oid)).equals(catFile(v.dir, oid)), oid).to.equal(true);
+      const oids = [...blobs, v.vault.manifest.get('loose.md')!.oid];
+      for (const [oid, expected] of gitObjects(v.dir, oids)) {
+        expect(expected.type, oid).to.equal('blob');
+        expect(Buffer.from(await reader.blob(oid)).equals(expected.content), oid).to.equal(true);
         // From the headers alone: a delta's own, its base's type (by offset or by id).
-        expect(await reader.blobSize(oid), oid).to.equal(catFile(v.dir, oid).length);
+        expect(await reader.blobSize(oid), oid).to.equal(expected.content.length);
       }
       const head = await reader.commit(v.vault.head);
       expect(head).to.deep.include({
@@ -117,14 +115,16 @@ describe('reading trees', () => {
   it('gives the entries isomorphic-git gives, loose and packed, and refuses names that escape the folder', async () => {
     const v = await tempVault({ 'a.md': 'a', 'notes/b.md': 'b', 'notes/deep/c.md': 'c' });
     try {
-      execFileSync('ln', ['-s', 'a.md', join(v.dir, 'link.md')]);
-      execFileSync('chmod', ['+x', join(v.dir, 'notes/b.md')]);
+      symlinkSync('a.md', join(v.dir, 'link.md'));
+      chmodSync(join(v.dir, 'notes/b.md'), 0o755);
       gitIn(v.dir, 'add', '-A');
       gitIn(v.dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'modes');
-      const trees = gitIn(v.dir, 'rev-list', '--objects', 'HEAD')
+      const listed = gitIn(v.dir, 'rev-list', '--objects', 'HEAD')
         .split('\n')
         .map((l) => l.split(' ')[0])
-        .filter((oid) => oid && gitIn(v.dir, 'cat-file', '-t', oid).trim() === 'tree');
+        .filter(Boolean);
+      const objects = gitObjects(v.dir, listed);
+      const trees = listed.filter((oid) => objects.get(oid)!.type === 'tree');
       const expected = async (oid: string) => (await git.readTree({ fs, gitdir: join(v.dir, '.git'), oid })).tree;
       for (const pass of ['loose', 'packed']) {
         if (pass === 'packed') gitIn(v.dir, 'gc', '-q', '--prune=now');
