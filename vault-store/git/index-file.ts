@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, promises as fsp, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { existsSync, lstatSync, promises as fsp, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from './hash-blob.js';
 import { INDEX_HASH_SIZE, IndexFileError } from './index-format.js';
@@ -154,7 +154,8 @@ export class GitIndex {
       this.#stamp = statSync(this.#indexPath, { bigint: true });
       // Written in place after the index, never before: a note naming an index that is not
       // on disk would make an open trust it. Derived, so not fsynced; a torn note matches nothing.
-      if (note !== undefined) writeFileSync(this.#notePath, note);
+      // Off the event loop: truncating a file waits for ext4's journal as a rename does.
+      if (note !== undefined) await fsp.writeFile(this.#notePath, note);
     };
     return {
       prepare: (changes, worktree, tree) => prepare(() => this.#applied(changes, worktree), tree),

@@ -7,7 +7,6 @@ import {
   openSync,
   promises as fsp,
   readdirSync,
-  renameSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -60,9 +59,10 @@ export class LockFile {
 
   /**
    * Takes the lock on `gitdir/target`, waiting while someone else holds it; VAULT_BUSY after
-   * the wait. The small steps of a lock (create, mark, rename, remove) are synchronous: each
-   * takes microseconds, while as thread-pool round trips they queued behind every other
-   * request's file reads and were most of a write's latency under load. Only fsync is async.
+   * the wait. The small steps of a lock (create, mark, remove) are synchronous: each takes
+   * microseconds, while as thread-pool round trips they queued behind every other request's
+   * file reads and were most of a write's latency under load. fsync and the rename (see
+   * `commit`) are async.
    */
   static async acquire(gitdir: string, target: string, options: LockOptions = {}): Promise<LockFile> {
     const path = join(gitdir, `${target}.lock`);
@@ -97,20 +97,32 @@ export class LockFile {
     this.synced = true;
   }
 
-  /** Releases the lock by renaming it into place, with `data` written first when given. */
+  /**
+   * Releases the lock by renaming it into place, with `data` written first when given. The
+   * rename runs on the thread pool: it waits for ext4's journal behind other fsyncs, and over
+   * the index (1 MB at 10k pages, not fsynced) ext4 first writes the new file out
+   * (auto_da_alloc). Synchronous, it held the event loop 1.6 ms at the median and 17 ms at
+   * p99 per rename under 8 concurrent writers, every other request waiting behind it.
+   */
   async commit(data?: string | Uint8Array, options: LockOptions = {}): Promise<void> {
     const lockPath = join(this.gitdir, `${this.target}.lock`);
     if (this.done) throw new Error(`${this.target}.lock was already released`);
     try {
       if (data !== undefined) this.write(data);
       if (options.durable && !this.synced) await fdatasync(this.fd);
-      closeSync(this.fd);
-      renameSync(lockPath, join(this.gitdir, this.target));
     } catch (err) {
       await this.release();
       throw err;
     }
+    // Renamed or removed here, never by a `release` called meanwhile.
     this.done = true;
+    try {
+      closeSync(this.fd);
+      await fsp.rename(lockPath, join(this.gitdir, this.target));
+    } catch (err) {
+      rmSync(lockPath, { force: true });
+      throw err;
+    }
     if (options.durable) await fsyncPath(dirname(lockPath));
   }
 
