@@ -32,7 +32,9 @@ describe('vault eviction under a memory budget', function () {
     const seen: Record<string, string[]> = Object.fromEntries(USERS.map((u) => [u, []]));
     const cursors = { ...start };
     const poll = async (user: string): Promise<boolean> => {
-      const feed = (await json(`/vault/changes?since=${cursors[user]}&limit=1000`, keys[user])) as Feed;
+      const res = await server.api(`/vault/changes?since=${cursors[user]}&limit=1000`, { key: keys[user] });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      const feed = (await res.json()) as Feed;
       seen[user].push(...feed.changes.map((c) => c.commit));
       cursors[user] = feed.cursor;
       return feed.has_more;
