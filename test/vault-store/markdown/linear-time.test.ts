@@ -107,6 +107,8 @@ describe('markdown scanning is linear on 1 MiB hostile pages', function () {
       const bytes = Buffer.from(page);
       pageMeta('p.md', 'h', bytes);
       expect(pageMeta('p.md', 'h', bytes).tasks.length).to.be.above(0);
+      // Once unmeasured, as for the read: a first edit is mostly compiling (~390 ms against ~100 warm).
+      withTaskStatus(page, 1, 'x', '2026-11-26');
       expectCpuMs(() => pageMeta('p.md', 'h', bytes), 200, 'read');
       expectCpuMs(() => withTaskStatus(page, 1, 'x', '2026-11-26'), 200, 'done');
       expectCpuMs(() => withTaskStatus(page, 1, ' ', '2026-11-26'), 200, 'reopen');
