@@ -18,11 +18,12 @@ const ROWS: Row[] = [
   { label: 'first build', value: (r) => r.build_s, unit: 's', limit: at({ 10_000: 5, 100_000: 60 }) },
   { label: 'peak during build (server)', value: (r) => r.peak_build_mb, unit: 'MB' },
   {
-    label: 'peak during build (+ builder)',
+    label: "peak during build (+ builder's own)",
     value: (r) => r.peak_build_tree_mb,
     unit: 'MB',
     limit: (p, r) => Math.min(2 * r.steady_mb, p === 100_000 ? 1536 : Infinity),
   },
+  { label: '  the same, RSS summed', value: (r) => r.peak_build_rss_sum_mb, unit: 'MB' },
   { label: 'RSS before the save', value: (r) => r.before_save_mb, unit: 'MB' },
   { label: 'peak during save', value: (r) => r.save_peak_mb, unit: 'MB', limit: (_p, r) => 2 * r.steady_mb },
   { label: 'peak during save / before', value: (r) => Math.round((100 * r.save_peak_mb) / r.before_save_mb) / 100, unit: '×' },

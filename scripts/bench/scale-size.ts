@@ -24,8 +24,10 @@ export interface SizeResult {
   listen_ms: number;
   build_s: number;
   peak_build_mb: number;
-  /** The server and its index builder together, sampled. */
+  /** The server's RSS and its index builder's own memory together, sampled (see rssSampler). */
   peak_build_tree_mb: number;
+  /** The same with the builder's whole RSS: the node binary both map counted twice. */
+  peak_build_rss_sum_mb: number;
   /** RSS after GC just before the burst of writes whose save is measured. */
   before_save_mb: number;
   steady_mb: number;
@@ -160,6 +162,7 @@ export async function measureSize(pages: number): Promise<SizeResult> {
   const buildMs = await firstSearch(cold, call, queries[0].q);
   const peakBuild = memoryOf(cold.pid).peakMb;
   const peakBuildTree = Math.max(tree.stop(), peakBuild);
+  const peakBuildRssSum = Math.max(tree.rssSum(), peakBuild);
   await indexSaved(indexDir, 0, 60_000 + pages);
   const steady = await rssAfterGc(cold);
   const { body: health } = await ok<{ index: { pages: number }; memory?: unknown }>(call, 'GET', '/vault/health');
@@ -186,6 +189,7 @@ export async function measureSize(pages: number): Promise<SizeResult> {
     build_s: Math.round(buildMs / 10) / 100,
     peak_build_mb: Math.round(peakBuild),
     peak_build_tree_mb: Math.round(peakBuildTree),
+    peak_build_rss_sum_mb: Math.round(peakBuildRssSum),
     steady_mb: Math.round(steady),
     warm_first_search_ms: Math.round(warmMs),
     warm_peak_mb: Math.round(warmPeak),
