@@ -26,7 +26,8 @@ function writeUntilKilled(dir: string, acks: number, writers = 1): Promise<{ ack
     let killed = false;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.split('\n').length > acks) killed = child.kill('SIGKILL');
+      // Once: a kill sent after the child is gone answers false.
+      if (!killed && out.split('\n').length > acks) killed = child.kill('SIGKILL');
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
