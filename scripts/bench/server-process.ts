@@ -75,11 +75,16 @@ export async function startQuire(data: string, env: Record<string, string> = {},
   };
 }
 
+/** The `field:  N kB` line of a /proc file of `pid`, in MB; NaN without one (an exited process has no VmRSS until reaped). */
+function mbIn(pid: number, file: string): (field: string) => number {
+  const text = readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  return (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) / 1024;
+}
+
 /** VmRSS and VmHWM (the peak since start or since `resetPeak`) of a process, in MB. */
 export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  const mb = mbIn(pid, 'status');
+  return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
 }
 
 /** CPU time (user + system) a process has used, ms, from /proc. */
@@ -107,12 +112,11 @@ export async function rssAfterGc(server: ServerProcess, settleMs = 500): Promise
  * and the machine holds once.
  */
 function privateMbOf(pid: number): number {
-  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0);
-  return (kb('Private_Clean') + kb('Private_Dirty')) / 1024;
+  const mb = mbIn(pid, 'smaps_rollup');
+  return mb('Private_Clean') + mb('Private_Dirty');
 }
 
-/** `read(pid)`, or 0 once the process is gone (an exited one has no VmRSS line until reaped, and no files after). */
+/** `read(pid)`, or 0 once the process is gone (NaN until reaped, no files after). */
 function orNothing(read: (pid: number) => number, pid: number): number {
   try {
     const mb = read(pid);
