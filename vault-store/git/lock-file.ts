@@ -2,34 +2,25 @@ import {
   closeSync,
   fdatasync as fdatasyncCb,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
   promises as fsp,
-  readdirSync,
   rmSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fsyncPath } from '../atomic-file.js';
 import { QuireError } from '../errors.js';
+import { markedFile, noteLock } from './lock-marks.js';
 
 const fdatasync = promisify(fdatasyncCb);
 
 /** How long a lock held by git is waited for before the vault answers VAULT_BUSY (QUIRE_GIT_LOCK_WAIT_MS by default). */
 export const LOCK_WAIT_MS = 3_000;
-
-/**
- * Where this server notes the last lock file it created for each target (its inode and birth
- * time), so that after a crash it removes its own leftover and never a lock some git command
- * holds: git's lock has another birth time. The note is overwritten in place, never removed
- * (creating and deleting files is the slow part of a lock on some file systems).
- */
-const MARKERS = 'quire-locks';
-const MARK_BYTES = 48;
 
 export interface LockOptions {
   /** How long to wait for a lock someone else holds; LOCK_WAIT_MS by default. */
@@ -59,7 +50,7 @@ export class LockFile {
 
   /**
    * Takes the lock on `gitdir/target`, waiting while someone else holds it; VAULT_BUSY after
-   * the wait. The small steps of a lock (create, mark, remove) are synchronous: each takes
+   * the wait. The small steps of a lock (create, mark, link, remove) are synchronous: each takes
    * microseconds, while as thread-pool round trips they queued behind every other request's
    * file reads and were most of a write's latency under load. fsync and the rename (see
    * `commit`) are async.
@@ -67,17 +58,32 @@ export class LockFile {
   static async acquire(gitdir: string, target: string, options: LockOptions = {}): Promise<LockFile> {
     const path = join(gitdir, `${target}.lock`);
     const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-      try {
-        const lock = new LockFile(gitdir, target, openSync(path, 'wx'));
-        lock.mark();
-        return lock;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(dirname(path), { recursive: true });
-        else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        else if (Date.now() >= deadline) throw lockBusy(gitdir, target);
-        else await sleep(pause);
+    // Made and noted as ours first, then linked as the lock, which fails while anyone holds it
+    // (as an exclusive create does): a crash at any step leaves no lock of ours unnoted.
+    let fresh = markedFile(gitdir, target);
+    let fd: number | undefined;
+    try {
+      for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+        try {
+          fd = take(gitdir, target, fresh);
+          return new LockFile(gitdir, target, fd);
+        } catch (err) {
+          const { code } = err as NodeJS.ErrnoException;
+          if (code === 'ENOENT') {
+            // The lock's folder is new (a proposal's ref), or an open of the repository cleared our file.
+            mkdirSync(dirname(path), { recursive: true });
+            if (fstatSync(fresh.fd).nlink === 0) {
+              closeSync(fresh.fd);
+              fresh = markedFile(gitdir, target);
+            }
+          } else if (code !== 'EEXIST') throw err;
+          else if (Date.now() >= deadline) throw lockBusy(gitdir, target);
+          else await sleep(pause);
+        }
       }
+    } finally {
+      rmSync(fresh.path, { force: true });
+      if (fd !== fresh.fd) closeSync(fresh.fd);
     }
   }
 
@@ -137,51 +143,24 @@ export class LockFile {
     }
     rmSync(join(this.gitdir, `${this.target}.lock`), { force: true });
   }
-
-  private markerPath(): string {
-    return join(this.gitdir, MARKERS, encodeURIComponent(this.target));
-  }
-
-  private mark(): void {
-    const stat = fstatSync(this.fd, { bigint: true });
-    const note = `${stat.ino} ${stat.birthtimeNs}`.padEnd(MARK_BYTES);
-    let fd: number;
-    try {
-      fd = openSync(this.markerPath(), 'r+');
-    } catch {
-      mkdirSync(join(this.gitdir, MARKERS), { recursive: true });
-      fd = openSync(this.markerPath(), 'w');
-    }
-    try {
-      writeSync(fd, note, 0);
-    } finally {
-      closeSync(fd);
-    }
-  }
 }
 
-/**
- * After a crash: removes the lock files this server left (its note of the lock's inode and
- * birth time still matches the file). Any other lock belongs to git and stays.
- */
-export async function removeOwnStaleLocks(gitdir: string): Promise<void> {
-  const folder = join(gitdir, MARKERS);
-  let names: string[];
+/** Errors of a file system that makes no hard links (FAT, some network mounts). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** Links `fresh` as `<target>.lock` and returns its descriptor; EEXIST while someone holds the lock. */
+function take(gitdir: string, target: string, fresh: { fd: number; path: string }): number {
+  const path = join(gitdir, `${target}.lock`);
   try {
-    // Synchronous: read at every vault open, and almost always missing or empty.
-    names = readdirSync(folder);
-  } catch {
-    return;
+    linkSync(fresh.path, path);
+    return fresh.fd;
+  } catch (err) {
+    if (!NO_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
   }
-  for (const name of names) {
-    const marker = join(folder, name);
-    const lockPath = join(gitdir, `${decodeURIComponent(name)}.lock`);
-    const [noted, stat] = await Promise.all([
-      fsp.readFile(marker, 'utf8').catch(() => ''),
-      fsp.lstat(lockPath, { bigint: true }).catch(() => undefined),
-    ]);
-    if (stat && noted.trim() === `${stat.ino} ${stat.birthtimeNs}`) await fsp.rm(lockPath, { force: true });
-  }
+  // Without links, as git makes its own: created, then noted (a kill in between leaves a lock taken for git's).
+  const fd = openSync(path, 'wx');
+  noteLock(gitdir, target, { fd, path });
+  return fd;
 }
 
 function lockBusy(gitdir: string, target: string): QuireError {
