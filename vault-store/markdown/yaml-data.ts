@@ -1,4 +1,5 @@
 import { Composer, isNode, isScalar, Lexer, Parser, visit, type CST, type Document, type Node } from 'yaml';
+import { simpleYamlData } from './yaml-simple.js';
 
 /**
  * Nesting limit, counted on the yaml parser's stack of open nodes (about one per level)
@@ -92,8 +93,21 @@ function lineOf(source: string, offset: number): number {
  * Reads a YAML mapping as plain JSON-safe data, evaluating nothing: the 1.2 core schema
  * (no timestamps, no `!!js/*`), and any error or warning (unknown tag, duplicate key,
  * several documents) refuses the whole block. `firstLine` numbers the lines in messages.
+ * A block of the simple shape most pages have is read without the library's parser (see
+ * yaml-simple.ts), to the same data.
  */
 export function readYamlData(source: string, firstLine: number): YamlData {
+  const simple = simpleYamlData(source);
+  return simple ? checked(simple) : composeYamlData(source, firstLine);
+}
+
+function checked(data: Record<string, unknown>): YamlData {
+  const wrong = checkData(data, 0, { left: MAX_EXPANDED_CHARS });
+  return wrong ? { error: wrong } : { data };
+}
+
+/** `readYamlData` by the yaml library alone, whatever the block's shape. */
+export function composeYamlData(source: string, firstLine: number): YamlData {
   const tokens = syntaxTree(source);
   if (!tokens) return { error: `is nested deeper than ${MAX_YAML_DEPTH} levels` };
   return withoutStackTraces(() => {
@@ -116,7 +130,6 @@ export function readYamlData(source: string, firstLine: number): YamlData {
     if (data === null || data === undefined) return { data: {} };
     if (typeof data !== 'object' || Array.isArray(data))
       return { error: `is ${Array.isArray(data) ? 'a list' : 'a single value'}, not a mapping of keys to values` };
-    const wrong = checkData(data, 0, { left: MAX_EXPANDED_CHARS });
-    return wrong ? { error: wrong } : { data: data as Record<string, unknown> };
+    return checked(data as Record<string, unknown>);
   });
 }
