@@ -40,7 +40,7 @@ export function simpleYamlData(source: string): Record<string, unknown> | undefi
   const lines = source.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   const data: Record<string, unknown> = {};
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trimEnd();
+    const line = trimSpaces(lines[i], false);
     if (line === '') continue;
     const match = KEY.exec(line);
     if (!match || match[1] === '__proto__' || resolvePlain(match[1]) !== match[1] || Object.hasOwn(data, match[1])) return undefined;
@@ -65,7 +65,7 @@ function blockList(lines: string[], from: number): { items: Scalar[]; next: numb
   let indent: number | undefined;
   let at = from;
   for (; at < lines.length; at++) {
-    const line = lines[at].trimEnd();
+    const line = trimSpaces(lines[at], false);
     if (line === '') continue;
     const match = ITEM.exec(line);
     if (!match) {
@@ -83,11 +83,11 @@ function blockList(lines: string[], from: number): { items: Scalar[]; next: numb
 /** `[a, "b c", 'd']` on one line, nothing after it; undefined for anything else. */
 function flowList(text: string): Scalar[] | undefined {
   if (!text.endsWith(']')) return undefined;
-  const inner = text.slice(1, -1).trim();
+  const inner = trimSpaces(text.slice(1, -1));
   if (inner === '') return [];
   const items: Scalar[] = [];
   for (const part of inner.split(',')) {
-    const item = scalar(part.trim(), PLAIN_FLOW_BREAKS);
+    const item = scalar(trimSpaces(part), PLAIN_FLOW_BREAKS);
     if (item === undefined) return undefined;
     items.push(item);
   }
@@ -104,6 +104,19 @@ function scalar(text: string, breaks: RegExp): Scalar | undefined {
   }
   if (text === '' || !PLAIN_START.test(text) || breaks.test(text)) return undefined;
   return resolvePlain(text);
+}
+
+/**
+ * Without the spaces at its end (and its start, unless `leading` is false: a line's
+ * indentation counts). YAML's white space is spaces and tabs (tabs never reach here), while
+ * `trim` also takes no-break and other Unicode spaces, which YAML keeps.
+ */
+function trimSpaces(text: string, leading = true): string {
+  let start = 0;
+  let end = text.length;
+  while (leading && start < end && text.charCodeAt(start) === 32) start++;
+  while (end > start && text.charCodeAt(end - 1) === 32) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function resolvePlain(text: string): Scalar {

@@ -122,6 +122,10 @@ const PIECES = [
   'é',
   '\u0085',
   '\r',
+  // Unicode spaces: content to YAML, which strips only spaces and tabs.
+  '\u00A0',
+  '\u2003',
+  '\u3000',
 ];
 
 function block(rnd: () => number): string {
