@@ -16,7 +16,7 @@ const MARK_BYTES = 48;
 /**
  * A new empty file under `.git/quire-locks/new/`, noted as `target`'s next lock before it is
  * linked as `<target>.lock`. Noting a lock only after creating it left a window: a SIGKILL
- * between the two (about one kill in 250 in the crash test) left a lock with no note, taken
+ * between the two (3 of ~1,100 kills in the crash test) left a lock with no note, taken
  * for git's, and every later write waited on it and was VAULT_BUSY.
  */
 export function markedFile(gitdir: string, target: string): { fd: number; path: string } {

@@ -9,8 +9,8 @@ import { tempDir } from '../../helpers/temp-dir.js';
 /**
  * The states a SIGKILL can leave at each step of taking a lock, made with the steps
  * themselves: after a crash the server removes exactly its own lock, never git's. (The
- * crash test in durability.test.ts kills a real writer at random points; about one kill in
- * 250 landed between creating a lock and noting it when the note came second.)
+ * crash test in durability.test.ts kills a real writer at random points; 3 of ~1,100 kills
+ * landed between creating a lock and noting it when the note came second.)
  */
 describe('git lock files after a crash', () => {
   let dir: ReturnType<typeof tempDir>;
