@@ -5,10 +5,11 @@ import { isScalar, Schema } from 'yaml';
  * `key: value` per line, where a value is a quoted string without escapes, a plain scalar, a
  * one-line flow list (`[a, "b c"]`), or nothing followed by a block list (`- a` lines, as
  * Obsidian writes `tags` and `aliases`). Anything else — a comment, a nested mapping, an
- * escape, a tab, a multi-line scalar, a repeated key — is left to the library: the caller
+ * escape, a tab, a multi-line scalar, a repeated or over-long key — is left to the library: the caller
  * reads the block in full. What this accepts, the library reads to the same data with no
  * error or warning (checked by test/vault-store/markdown/yaml-simple.test.ts against the
- * library on generated blocks). Plain scalars are resolved by the library's own core-schema
+ * library on generated blocks, and on blocks at the size cap by
+ * test/security/frontmatter-fast-path.timed.test.ts). Plain scalars are resolved by the library's own core-schema
  * tags, so `null`, `true`, `0x1F`, `1e3` and `.inf` mean what they mean there.
  * Why: the library lexes and parses a four-line block in ~60 µs (150 ns a character), which
  * was 38% of the index builder's parse worker on a 10k-page vault.
@@ -20,6 +21,8 @@ interface ScalarTag {
 const TAGS = new Schema({ schema: 'core' }).tags.filter((tag) => tag.default === true && tag.test && !tag.collection) as ScalarTag[];
 const RESOLVE_OPTIONS = { intAsBigInt: false };
 
+/** Conservatively under YAML's 1024-character limit on an implicit key. */
+const MAX_KEY_LENGTH = 1000;
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*):(?: +(.*))?$/;
 const ITEM = /^( *)- +(.*)$/;
 /** Printable (YAML's c-printable without the BOM, NEL and line separators), no tab. */
@@ -43,7 +46,7 @@ export function simpleYamlData(source: string): Record<string, unknown> | undefi
     const line = trimSpaces(lines[i], false);
     if (line === '') continue;
     const match = KEY.exec(line);
-    if (!match || match[1] === '__proto__' || resolvePlain(match[1]) !== match[1] || Object.hasOwn(data, match[1])) return undefined;
+    if (!match || !plainKey(match[1]) || Object.hasOwn(data, match[1])) return undefined;
     let value: Value | undefined;
     if (match[2] === undefined || match[2] === '') {
       const list = blockList(lines, i + 1);
@@ -57,6 +60,15 @@ export function simpleYamlData(source: string): Record<string, unknown> | undefi
     data[match[1]] = value;
   }
   return data;
+}
+
+/**
+ * A key the library reads as this string: not `__proto__`, not a word the core schema
+ * resolves (`true`, `null`), and within YAML's 1024 characters for an implicit key (a longer
+ * one is an error there).
+ */
+function plainKey(key: string): boolean {
+  return key.length <= MAX_KEY_LENGTH && key !== '__proto__' && resolvePlain(key) === key;
 }
 
 /** `- item` lines from `from`, all at one indentation; undefined when one is not a simple item. */

@@ -207,6 +207,9 @@ describe('front-matter of the simple shape, read without the yaml parser', () =>
     };
     expect(simpleYamlData(source)).to.deep.equal(data);
     expect(composeYamlData(source, 2)).to.deep.equal({ data });
+    const longKey = `${'k'.repeat(1000)}: 1\n`;
+    expect(simpleYamlData(longKey)).to.deep.equal({ ['k'.repeat(1000)]: 1 });
+    expect(composeYamlData(longKey, 2)).to.deep.equal({ data: { ['k'.repeat(1000)]: 1 } });
   });
 
   it('leaves to the library what it would get wrong: escapes, comments, nesting, repeats, tabs, multi-line scalars', () => {
@@ -225,6 +228,9 @@ describe('front-matter of the simple shape, read without the yaml parser', () =>
       '__proto__: 1\n',
       'a:\n  - x\n   - y\n',
       'a: -1\n',
+      // Over YAML's 1024 characters for an implicit key, an error there.
+      `${'k'.repeat(1025)}: 1\n`,
+      `${'k'.repeat(1001)}: 1\n`,
     ]) {
       expect(simpleYamlData(source), JSON.stringify(source)).to.equal(undefined);
     }
