@@ -65,7 +65,7 @@ export class LockFile {
     try {
       for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
         try {
-          fd = take(gitdir, target, fresh);
+          fd = take(gitdir, target, path, fresh);
           return new LockFile(gitdir, target, fd);
         } catch (err) {
           const { code } = err as NodeJS.ErrnoException;
@@ -148,9 +148,8 @@ export class LockFile {
 /** Errors of a file system that makes no hard links (FAT, some network mounts). */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
-/** Links `fresh` as `<target>.lock` and returns its descriptor; EEXIST while someone holds the lock. */
-function take(gitdir: string, target: string, fresh: { fd: number; path: string }): number {
-  const path = join(gitdir, `${target}.lock`);
+/** Links `fresh` as `path`, `<target>.lock`, and returns its descriptor; EEXIST while someone holds the lock. */
+function take(gitdir: string, target: string, path: string, fresh: { fd: number; path: string }): number {
   try {
     linkSync(fresh.path, path);
     return fresh.fd;
