@@ -1,10 +1,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The pids of a process's direct children (Linux /proc). */
+/** The text of a /proc file, or none once its process or thread is gone (they end while we read). */
+function procText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ESRCH') return '';
+    throw e;
+  }
+}
+
+/** The pids of a process's direct children (Linux /proc); none once it is gone. */
 export function childPids(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
   const pids: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`, { withFileTypes: true })) {
-    const text = readFileSync(`/proc/${pid}/task/${task.name}/children`, 'utf8').trim();
+  for (const task of tasks) {
+    const text = procText(`/proc/${pid}/task/${task}/children`).trim();
     if (text) pids.push(...text.split(/\s+/).map(Number));
   }
   return pids;
@@ -12,19 +28,12 @@ export function childPids(pid: number): number[] {
 
 /** A process's arguments, or none once it is gone. */
 export function cmdline(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
+  const text = procText(`/proc/${pid}/cmdline`);
+  return text ? text.split('\0') : [];
 }
 
 /** Running (not a zombie waiting to be reaped). */
 export function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const stat = procText(`/proc/${pid}/stat`);
+  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 }
