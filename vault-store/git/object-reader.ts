@@ -195,8 +195,9 @@ export class ObjectReader {
   private async locate(oid: string, reload: false): Promise<{ pack: PackFile; offset: number } | undefined>;
   private async locate(oid: string, reload: boolean): Promise<{ pack: PackFile; offset: number } | undefined> {
     this.packs ??= this.openPacks();
+    const key = Buffer.from(oid, 'hex'); // once, not per pack: a batch's packs are up to 16
     for (const pack of await this.packs) {
-      const offset = pack.find(oid);
+      const offset = pack.find(key);
       if (offset !== undefined) return { pack, offset };
     }
     if (!reload) return undefined;

@@ -87,9 +87,8 @@ export class PackFile {
     return pack;
   }
 
-  /** Offset of `oid` in the pack, or undefined. */
-  find(oid: string): number | undefined {
-    const key = Buffer.from(oid, 'hex');
+  /** Offset of the object whose id's 20 bytes are `key` in the pack, or undefined. */
+  find(key: Buffer): number | undefined {
     let lo = key[0] === 0 ? 0 : this.fanout[key[0] - 1];
     let hi = this.fanout[key[0]];
     while (lo < hi) {
