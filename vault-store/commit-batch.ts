@@ -5,9 +5,13 @@ import { IndexFileError } from './git/index-format.js';
 import { BRANCH_REF, hashBlob, type BranchLock, type GitRepo } from './git/repo.js';
 import { busyState } from './git/repo-state.js';
 import type { Log } from './log.js';
+import { Slices } from './slices.js';
 import type { Manifest, ManifestEntry } from './manifest.js';
 import type { ChangedFile } from './manifest-follow.js';
 import type { FileChange } from './worktree/working-files.js';
+
+/** Longest stretch of a batch's work on many files (blobs, working files) between turns of the event loop. */
+const WRITE_SLICE_MS = 10;
 
 /** Thrown when the branch moved between planning and committing: the task is planned again on the new head. */
 export class BranchMoved extends Error {}
@@ -59,7 +63,10 @@ export class CommitBatch {
   async stage(author: Author, subject: string, planned: FileChange[]): Promise<CommitEvent | undefined> {
     const { repo, manifest } = this.target;
     const changes: Change[] = [];
+    // Turns between files: hashing and storing a 1,000-page commit's blobs took ~60 ms at once.
+    const slices = new Slices(WRITE_SLICE_MS);
     for (const change of planned) {
+      await slices.pause();
       const previous = manifest.get(change.path)?.oid ?? null;
       const { content } = change;
       const oid = content === null ? null : content instanceof Uint8Array ? hashBlob(content) : content.oid;
@@ -69,8 +76,11 @@ export class CommitBatch {
     if (changes.length === 0) return undefined;
 
     this.tipTree ??= (await repo.objects.commit(this.tip)).tree;
-    // A streamed blob is in git already.
-    await Promise.all(changes.flatMap((c) => (c.content instanceof Uint8Array ? [repo.writeBlob(c.content)] : [])));
+    for (const { content } of changes) {
+      // A streamed blob is in git already.
+      if (content instanceof Uint8Array) await repo.writeBlob(content);
+      await slices.pause();
+    }
     const tree = await repo.trees.apply(
       this.tipTree,
       changes.map(({ path, oid }) => ({ path, oid })),
@@ -117,11 +127,7 @@ export class CommitBatch {
     const files = [...new Map(this.staged.flatMap((s) => s.changes).map((c) => [c.path, c])).values()];
     let indexReady: Promise<unknown> = Promise.resolve();
     try {
-      await Promise.all([
-        repo.flushObjects(),
-        ...files.filter((c) => !c.inWorkingTree).map((c) => replaceFileUnder(repo.dir, c.path, c.content)),
-        branch.prepare(this.tip),
-      ]);
+      await Promise.all([repo.flushObjects(), branch.prepare(this.tip), this.writeFiles(files)]);
       const moving = branch.move();
       // The new index is built (CPU: entries, SHA-1 of the file) while the ref's folder is
       // fsynced; it resolves to the error, if any, and is put in place once the ref has moved.
@@ -137,6 +143,24 @@ export class CommitBatch {
     }
     await this.finishIndex(index, await indexReady);
     return this.staged.map((s) => s.event);
+  }
+
+  /**
+   * Writes the working files of `files`, all at once (their fsyncs overlap) but with turns of
+   * the event loop between starting them: a move rewriting 500 pages spent ~200 ms creating
+   * and writing the temp files in one block, every other request waiting.
+   */
+  private async writeFiles(files: Change[]): Promise<void> {
+    const slices = new Slices(WRITE_SLICE_MS);
+    const writes: Promise<void>[] = [];
+    for (const c of files) {
+      if (c.inWorkingTree) continue;
+      await slices.pause();
+      const write = replaceFileUnder(this.target.repo.dir, c.path, c.content);
+      write.catch(() => undefined); // awaited below; not unhandled while later ones start
+      writes.push(write);
+    }
+    await Promise.all(writes);
   }
 
   /** Gives the batch up: the manifest as it was, the locks released. */

@@ -2,8 +2,12 @@ import { QuireError } from '../errors.js';
 import type { LinkGraph } from '../knowledge/graph/link-graph.js';
 import type { Pages } from '../pages.js';
 import { checkPortablePath } from '../paths.js';
+import { Slices } from '../slices.js';
 import type { Author, FileChange } from '../vault.js';
 import { rewriteLinks } from './rewrite-links.js';
+
+/** Longest stretch of rewriting links between turns of the event loop. */
+const REWRITE_SLICE_MS = 10;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -60,6 +64,8 @@ export async function movePage(
     const changes: FileChange[] = [{ path: from, content: null }];
     let movedContent = decoder.decode(source.content);
     const rewritten: string[] = [];
+    // Turns between linking pages (the first after the reconcile above, which read them all).
+    const slices = new Slices(REWRITE_SLICE_MS, true);
     for (const linker of new Set([
       ...graph.backlinks(from).filter(visible),
       ...(graph.links(from).some((l) => l.resolved === from) ? [from] : []),
@@ -70,6 +76,7 @@ export async function movePage(
           .filter((l) => l.resolved === from && l.kind === 'wiki')
           .map((l) => l.target),
       );
+      await slices.pause();
       const newPath = linker === from ? to : linker;
       const before = linker === from ? movedContent : decoder.decode((await vault.readFile(linker))!.content);
       const after = rewriteLinks(before, newPath, linker, { from, to, wikiTargets, newWikiTarget });

@@ -1,5 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QuireError } from '../errors.js';
+import { Slices } from '../slices.js';
 
 /** Longest run of catch-up work between turns of the event loop (requests, the write queue). */
 const SLICE_MS = 20;
@@ -15,13 +15,11 @@ export class CatchUp {
   total: number | undefined;
   done = 0;
   private readonly started = performance.now();
-  private sliceStart = performance.now();
+  private readonly slices = new Slices(SLICE_MS);
 
   /** Yields to the event loop once the current slice has run its time. */
-  async pause(): Promise<void> {
-    if (performance.now() - this.sliceStart < SLICE_MS) return;
-    await nextTurn();
-    this.sliceStart = performance.now();
+  pause(): Promise<void> {
+    return this.slices.pause();
   }
 
   /** VAULT_BUSY with a guess of when the catch-up will be done (from its pace so far). */

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLog, type Log } from '../log.js';
 import { isPagePath } from '../paths.js';
+import { Slices } from '../slices.js';
 import { DEFAULT_TIMING } from '../timing.js';
 import type { CommitEvent, Vault } from '../vault.js';
 import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } from './ask.js';
@@ -19,6 +20,9 @@ import type { SearchHit, SearchOptions } from './search/run-search.js';
 import type { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import type { TaskList, TaskQuery } from './tasks/task-query.js';
+
+/** Longest stretch of filing a commit's pages between turns of the event loop. */
+const FOLLOW_SLICE_MS = 10;
 
 export type { Progress } from './build-snapshot.js';
 export type { LoadSource } from './restore-state.js';
@@ -233,9 +237,16 @@ export class Knowledge {
   private async follow(event: CommitEvent): Promise<void> {
     if (this.closed) return;
     this.dates.follow(event);
+    // A commit of several big pages (a move rewriting links in 1 MiB pages) is filed a page at
+    // a time with turns between, not in one block: readers meanwhile see some of its pages
+    // filed and not others, as while the watcher catches up.
+    const slices = new Slices(FOLLOW_SLICE_MS);
     try {
       for (const change of event.changes) {
-        if (isPagePath(change.path)) await applyChange(this.vault, this.state, change.path, change.oid);
+        if (!isPagePath(change.path)) continue;
+        await slices.pause();
+        if (this.closed) return;
+        await applyChange(this.vault, this.state, change.path, change.oid);
       }
     } catch (err) {
       // Half-applied: queue a rebuild (it runs after this commit leaves the queue).

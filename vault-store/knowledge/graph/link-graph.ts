@@ -1,4 +1,5 @@
 import type { PageLink } from '../../page.js';
+import { toEnd } from '../../slices.js';
 import { pageLinks, type PageMeta } from '../page-meta.js';
 import { linkQuery, nameKey, pageKey } from './link-query.js';
 import { ListArena } from './list-arena.js';
@@ -74,11 +75,21 @@ export class LinkGraph {
   }
 
   upsert(meta: PageMeta): void {
+    toEnd(this.upserting(meta));
+  }
+
+  /**
+   * `upsert` a step at a time, a step per page whose links it re-resolves, for a caller that
+   * gives the event loop turns between (inSlices): moving a page 1,000 pages link to
+   * re-resolves each of them twice, ~130 ms at once. Between steps the graph answers as
+   * before the change for the pages not yet re-resolved.
+   */
+  *upserting(meta: PageMeta): Generator<void> {
     const old = this.ids.get(meta.path);
     if (old === undefined) {
       const id = this.add(meta);
       this.link(id);
-      this.relinkDependents([pageKey(meta.path), ...this.aliasKeysOf[id]], id);
+      yield* this.relinking([pageKey(meta.path), ...this.aliasKeysOf[id]], id);
       return;
     }
     const before = this.aliasKeysOf[old];
@@ -87,10 +98,15 @@ export class LinkGraph {
     this.fill(old, meta);
     const after = this.aliasKeysOf[old];
     this.link(old);
-    this.relinkDependents([...before.filter((k) => !after.includes(k)), ...after.filter((k) => !before.includes(k))], old);
+    yield* this.relinking([...before.filter((k) => !after.includes(k)), ...after.filter((k) => !before.includes(k))], old);
   }
 
   remove(path: string): void {
+    toEnd(this.removing(path));
+  }
+
+  /** `remove` a step at a time (see `upserting`). */
+  *removing(path: string): Generator<void> {
     const id = this.ids.get(path);
     if (id === undefined) return;
     const keys = [pageKey(path), ...this.aliasKeysOf[id]];
@@ -99,7 +115,7 @@ export class LinkGraph {
     this.names.removePage(path);
     this.ids.delete(path);
     // Every link to it is re-resolved elsewhere first: until then its id must stay taken.
-    this.relinkDependents(keys, id);
+    yield* this.relinking(keys, id);
     this.paths[id] = '';
     this.incoming.release(id);
     this.free.push(id);
@@ -272,13 +288,14 @@ export class LinkGraph {
     this.aliasKeysOf[id] = NO_ALIASES;
   }
 
-  /** Re-resolves the sources whose links depend on names that gained or lost a page. */
-  private relinkDependents(keys: string[], except: number): void {
+  /** Re-resolves the sources whose links depend on names that gained or lost a page, a step each. */
+  private *relinking(keys: string[], except: number): Generator<void> {
     const sources = this.linkLists.dependentsOf(keys);
     sources.delete(except);
     for (const source of sources) {
       this.unlink(source);
       this.link(source);
+      yield;
     }
   }
 

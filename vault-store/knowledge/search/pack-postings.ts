@@ -1,3 +1,4 @@
+import { toEnd } from '../../slices.js';
 import { partAt } from './bm25.js';
 import { FIELD_COUNT, TermCursor, type DocTerms } from './term-table.js';
 
@@ -125,11 +126,7 @@ const BLOCK = 1 << 20;
  * and writes the block's lists. Nothing is allocated per posting.
  */
 export function packPostings(tables: Tables, block = BLOCK): PackedPostings {
-  const steps = packing(tables, block);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return toEnd(packing(tables, block));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { inSlices } from '../../slices.js';
 import { lowerBound } from '../../sorted.js';
 import { EMPTY_POSTINGS, packing, packPostings, slotOf, toSections, type PackedPostings, type PostingsSections } from './pack-postings.js';
 import type { Bm25 } from './bm25.js';
@@ -172,7 +172,7 @@ export class Postings {
     }
     const tables = [...this.tables];
     return async () => {
-      const packed = await inSlices(packing(tables, SNAPSHOT_BLOCK));
+      const packed = await inSlices(packing(tables, SNAPSHOT_BLOCK), SLICE_MS);
       this.rebase(packed, tables);
       return toSections(
         packed,
@@ -282,18 +282,6 @@ export class Postings {
       this.state = grown;
     }
     this.state[id] = state;
-  }
-}
-
-/** Runs `steps` to the end, giving the event loop a turn every SLICE_MS. */
-async function inSlices<T>(steps: Generator<void, T>): Promise<T> {
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart < SLICE_MS) continue;
-    await nextTurn();
-    sliceStart = performance.now();
   }
 }
 
