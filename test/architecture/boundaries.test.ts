@@ -26,10 +26,12 @@ const RULES: Rule[] = [
       ['git/', 'history/', 'export/', 'worktree/'].some((f) => t.startsWith(`vault-store/${f}`)) || t === 'vault-store/manifest.ts',
   },
   {
-    rule: 'vault-store/git/ imports nothing else of vault-store but atomic-file.ts and errors.ts',
+    rule: 'vault-store/git/ imports nothing else of vault-store but atomic-file.ts, errors.ts and slices.ts',
     applies: inside('vault-store/git/'),
     refuses: (t) =>
-      inside('vault-store/')(t) && !inside('vault-store/git/')(t) && !['vault-store/atomic-file.ts', 'vault-store/errors.ts'].includes(t),
+      inside('vault-store/')(t) &&
+      !inside('vault-store/git/')(t) &&
+      !['vault-store/atomic-file.ts', 'vault-store/errors.ts', 'vault-store/slices.ts'].includes(t),
   },
   {
     rule: 'vault-store/markdown/ imports nothing else of vault-store but errors.ts',
