@@ -12,7 +12,8 @@
  * WRITE_LOAD_CPU_PROF=DIR writes the server's CPU profile there (from the vault opened to the
  * exit) when it exits. `server_cpu_ms_per_write` is the server process's CPU time (user +
  * system, from /proc) over the phase (reads included, in the mixed one) divided by the writes answered in it: on a shared
- * machine it moves much less than the latencies do.
+ * machine it moves much less than the latencies do. `event_loop_delay_ms` is how late the server's
+ * event loop ran its turns over the phase (p50, p99, max): what any request waits behind the writes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -40,12 +41,18 @@ interface Ack {
   commit: string;
 }
 
+interface Landed {
+  batches: number;
+  commits: number;
+  loop: { p50: number; p99: number; max: number };
+}
+
 interface Server {
   proc: ChildProcess;
   url: string;
   headers: Record<string, string>;
-  /** The commit batches the server landed so far and the commits they held. */
-  landed: () => Promise<{ batches: number; commits: number }>;
+  /** The commit batches the server landed so far and the commits they held; the event loop's delay since the last call. */
+  landed: () => Promise<Landed>;
 }
 
 async function startChild(data: string, page: string): Promise<Server> {
@@ -61,7 +68,7 @@ async function startChild(data: string, page: string): Promise<Server> {
   const landed = async () => {
     const answer = nextLine();
     proc.stdin!.write('batches\n');
-    return JSON.parse(await answer) as { batches: number; commits: number };
+    return JSON.parse(await answer) as Landed;
   };
   return { proc, url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, landed };
 }
@@ -122,6 +129,7 @@ async function writeLoad(server: Server, paths: string[], phase: number, seconds
       writes_per_s: round(latencies.length / seconds, 1),
       server_cpu_ms_per_write: round(cpu / latencies.length, 2),
       commits_per_batch: round((landed.commits - landedBefore.commits) / batches, 2),
+      event_loop_delay_ms: landed.loop,
       conflicts: results.reduce((n, r) => n + r.conflicts, 0),
     },
   };
