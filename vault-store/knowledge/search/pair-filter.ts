@@ -19,13 +19,15 @@ export type PhrasePairs = Uint32Array;
  * hold both) read every body holding both, ~25 µs each. A page's filter is made the first
  * time a phrase query checks the page, from its text, and stays until the page changes:
  * ~0.7 KB a page (the vault's text is ~3.5 KB a page), nothing for a vault nobody searches
- * by phrase.
+ * by phrase. Filters are by page id: the index `forget`s an id's filter when its page changes
+ * or goes, so a check reads no page object (a phrase of common words checks thousands of
+ * pages, and each page's object was a cache miss).
  */
 export class PairFilters {
   private chunks: Uint8Array[] = [];
   private used = CHUNK;
-  /** Per page id: the blob hash its filter was made from, where it is, and its size in bits. */
-  private owners: (string | undefined)[] = [];
+  /** Per page id: whether it has a filter, where it is, and its size in bits. */
+  private made = new Uint8Array(0);
   private chunkOf = new Uint32Array(0);
   private offsets = new Uint32Array(0);
   private sizes = new Uint32Array(0);
@@ -33,11 +35,11 @@ export class PairFilters {
   private held = 0;
 
   /**
-   * False when page `id` (blob `hash`) certainly holds the phrase of `pairs` neither in its
-   * title nor in its body; `texts` gives them, called only when the page has no filter yet.
+   * False when page `id` certainly holds the phrase of `pairs` neither in its title nor in
+   * its body; `texts(id)` gives them, called only when the page has no filter yet.
    */
-  mayHold(id: number, hash: string, texts: () => string[], pairs: PhrasePairs): boolean {
-    if (this.owners[id] !== hash) this.make(id, hash, texts());
+  mayHold(id: number, texts: (id: number) => string[], pairs: PhrasePairs): boolean {
+    if (this.made[id] !== 1) this.make(id, texts(id));
     const chunk = this.chunks[this.chunkOf[id]];
     const offset = this.offsets[id] * 8;
     const size = this.sizes[id];
@@ -51,12 +53,19 @@ export class PairFilters {
     return true;
   }
 
-  /** Bytes held by the filters' chunks. */
-  memoryBytes(): number {
-    return this.held + this.owners.length * 20;
+  /** Drops page `id`'s filter: its page changed or went, and the id may go to another page. */
+  forget(id: number): void {
+    if (this.made[id] !== 1) return;
+    this.live -= this.sizes[id] / 8;
+    this.made[id] = 0;
   }
 
-  private make(id: number, hash: string, texts: string[]): void {
+  /** Bytes held by the filters' chunks and the arrays by page id. */
+  memoryBytes(): number {
+    return this.held + this.made.length * 13;
+  }
+
+  private make(id: number, texts: string[]): void {
     const pairs: number[] = [];
     for (const text of texts) {
       let previous = -1;
@@ -66,7 +75,6 @@ export class PairFilters {
       });
     }
     const size = Math.max(64, Math.ceil((pairs.length * BITS_PER_PAIR) / 8) * 8);
-    this.retire(id);
     const bytes = size / 8;
     if (this.live > 0 && this.held - this.live > this.live + SLACK) this.clear();
     if (this.used + bytes > CHUNK || this.chunks.length === 0) {
@@ -86,23 +94,17 @@ export class PairFilters {
     }
     this.used += bytes;
     this.live += bytes;
-    this.owners[id] = hash;
+    this.made[id] = 1;
     this.chunkOf[id] = this.chunks.length - 1;
     this.offsets[id] = offset;
     this.sizes[id] = size;
-  }
-
-  private retire(id: number): void {
-    if (this.owners[id] === undefined) return;
-    this.live -= this.sizes[id] / 8;
-    this.owners[id] = undefined;
   }
 
   /** Drops every filter: pages changed since left more dead bytes than there are live ones. */
   private clear(): void {
     this.chunks = [];
     this.used = CHUNK;
-    this.owners = [];
+    this.made.fill(0);
     this.live = this.held = 0;
   }
 
@@ -114,6 +116,9 @@ export class PairFilters {
       next.set(this[key]);
       this[key] = next;
     }
+    const made = new Uint8Array(size);
+    made.set(this.made);
+    this.made = made;
   }
 }
 

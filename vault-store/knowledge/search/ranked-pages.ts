@@ -19,8 +19,8 @@ export interface RankQuery {
   required: number;
   /** The prefix and tag filters, applied before ranking; none: every page. */
   keep?: (doc: IndexedDoc) => boolean;
-  /** A cheap check that drops pages which cannot hold the query's phrases (false: certainly not). */
-  mayMatch?: (doc: IndexedDoc) => boolean;
+  /** A cheap check, by page id, that drops pages which cannot hold the query's phrases (false: certainly not). */
+  mayMatch?: (id: number) => boolean;
 }
 
 /** Without holdings: candidates taken from the postings per term and field; rarer terms are taken whole. */
@@ -207,13 +207,13 @@ function walkHoldings(
         const held = holdings.mask(pool[i]);
         if ((held & required) !== required || scores[i] <= 0) return undefined;
         const doc = index.docs[pool[i]];
-        if (!doc || (mayMatch && !mayMatch(doc))) return undefined;
+        if (!doc || (mayMatch && !mayMatch(pool[i]))) return undefined;
         return { item: { doc, held }, key: doc.path, score: scores[i] };
       }
       const doc = index.docs[pool[i]];
       if (!doc) return undefined;
       // The phrase filter first: it costs less than reading the page's table.
-      if (mayMatch && !mayMatch(doc)) return undefined;
+      if (mayMatch && !mayMatch(doc.id)) return undefined;
       // Met in the head of every list left unread that may hold it: its bound is its score.
       const known = holdings.known(pool[i]);
       if (!known && --tables.left < 0) return null;
@@ -231,7 +231,7 @@ function walkCandidates(index: IndexedDocs, { slots, bm25, keep, mayMatch }: Ran
   const pool = [...candidates(index, slots)].filter((id) => index.docs[id] && (!keep || keep(index.docs[id])));
   return bestFirst(new Float64Array(pool.length).fill(Infinity), (i) => {
     const doc = index.docs[pool[i]]!;
-    if (mayMatch && !mayMatch(doc)) return undefined;
+    if (mayMatch && !mayMatch(doc.id)) return undefined;
     const total = scoreDoc(bm25, doc, slots, ALL);
     return total > 0 ? { item: { doc, held: ALL }, key: doc.path, score: total } : undefined;
   });

@@ -64,9 +64,8 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
           (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)))
       : undefined;
   // Pages whose filters lack a phrase's neighbouring pairs are dropped before their text is read.
-  const mayMatch = phrases.length
-    ? (doc: IndexedDoc) => phrases.every((p) => index.pairs.mayHold(doc.id, doc.hash, () => [doc.title, index.body(doc)], p.pairs))
-    : undefined;
+  const texts = (id: number) => [index.docs[id]!.title, index.body(index.docs[id]!)];
+  const mayMatch = phrases.length ? (id: number) => phrases.every((p) => index.pairs.mayHold(id, texts, p.pairs)) : undefined;
   const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch });
 
   const terms = slots.flatMap((s) => s.alternatives.map((a) => a.term));

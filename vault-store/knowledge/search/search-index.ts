@@ -147,6 +147,7 @@ export class SearchIndex implements IndexedDocs {
     this.tableBytes -= terms.bytes.length;
     this.stats.remove(terms);
     this.postings.remove(id, terms);
+    this.pairs.forget(id);
   }
 
   /**
