@@ -10,9 +10,6 @@ import type { Manifest, ManifestEntry } from './manifest.js';
 import type { ChangedFile } from './manifest-follow.js';
 import type { FileChange } from './worktree/working-files.js';
 
-/** Longest stretch of a batch's work on many files (blobs, working files) between turns of the event loop. */
-const WRITE_SLICE_MS = 10;
-
 /** Thrown when the branch moved between planning and committing: the task is planned again on the new head. */
 export class BranchMoved extends Error {}
 
@@ -64,7 +61,7 @@ export class CommitBatch {
     const { repo, manifest } = this.target;
     const changes: Change[] = [];
     // Turns between files: hashing and storing a 1,000-page commit's blobs took ~60 ms at once.
-    const slices = new Slices(WRITE_SLICE_MS);
+    const slices = new Slices();
     for (const change of planned) {
       await slices.pause();
       const previous = manifest.get(change.path)?.oid ?? null;
@@ -151,7 +148,7 @@ export class CommitBatch {
    * and writing the temp files in one block, every other request waiting.
    */
   private async writeFiles(files: Change[]): Promise<void> {
-    const slices = new Slices(WRITE_SLICE_MS);
+    const slices = new Slices();
     const writes: Promise<void>[] = [];
     for (const c of files) {
       if (c.inWorkingTree) continue;

@@ -1,6 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
+ * The usual longest stretch between turns: a write's own work (a few pages) stays one block,
+ * while a commit of 1,000 files leaves every other request waiting at most about this long.
+ */
+export const SLICE_MS = 10;
+
+/**
  * Long work cut into slices of at most `ms` between turns of the event loop, so the server
  * answers other requests meanwhile (a turn is taken only once a slice has run its time).
  */
@@ -9,7 +15,7 @@ export class Slices {
 
   /** `yieldFirst`: the first pause yields whatever ran before it (work the caller cannot time). */
   constructor(
-    private readonly ms: number,
+    private readonly ms = SLICE_MS,
     yieldFirst = false,
   ) {
     this.start = yieldFirst ? -Infinity : performance.now();
@@ -37,7 +43,7 @@ export function toEnd<T>(steps: Generator<void, T>): T {
 }
 
 /** Runs `steps` to the end, giving the event loop a turn every `ms`. */
-export async function inSlices<T>(steps: Generator<void, T>, ms: number): Promise<T> {
+export async function inSlices<T>(steps: Generator<void, T>, ms = SLICE_MS): Promise<T> {
   const slices = new Slices(ms);
   for (;;) {
     const step = steps.next();

@@ -2,12 +2,9 @@ import { QuireError } from '../errors.js';
 import type { LinkGraph } from '../knowledge/graph/link-graph.js';
 import type { Pages } from '../pages.js';
 import { checkPortablePath } from '../paths.js';
-import { Slices } from '../slices.js';
+import { Slices, SLICE_MS } from '../slices.js';
 import type { Author, FileChange } from '../vault.js';
 import { rewriteLinks } from './rewrite-links.js';
-
-/** Longest stretch of rewriting links between turns of the event loop. */
-const REWRITE_SLICE_MS = 10;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -65,7 +62,7 @@ export async function movePage(
     let movedContent = decoder.decode(source.content);
     const rewritten: string[] = [];
     // Turns between linking pages (the first after the reconcile above, which read them all).
-    const slices = new Slices(REWRITE_SLICE_MS, true);
+    const slices = new Slices(SLICE_MS, true);
     for (const linker of new Set([
       ...graph.backlinks(from).filter(visible),
       ...(graph.links(from).some((l) => l.resolved === from) ? [from] : []),

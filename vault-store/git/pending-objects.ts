@@ -14,9 +14,6 @@ export type ObjectType = 'blob' | 'tree' | 'commit';
  */
 const LEVEL: Record<ObjectType, number> = { blob: 1, tree: 0, commit: 1 };
 
-/** Longest stretch of packing objects between turns of the event loop. */
-const FLUSH_SLICE_MS = 10;
-
 /**
  * Objects written since the last flush, held in memory and readable from here, then written
  * together as one pack (see pack-writer.ts) before a ref moves to them. A batch of commits
@@ -59,7 +56,7 @@ export class PendingObjects {
       try {
         const entries: PackEntry[] = [];
         // Turns between objects: a commit of 1,000 pages deflated and packed them in one ~60 ms block.
-        const slices = new Slices(FLUSH_SLICE_MS);
+        const slices = new Slices();
         for (const [oid, { type, body }] of this.#flushing) {
           await slices.pause();
           // Written again (a page back to an earlier text): a pack holding an object twice could not be merged.

@@ -36,13 +36,10 @@ export function emptyState(index: SearchIndex): State & { metas: Map<string, Pag
   return { metas: new Map(), index, fields: new FieldIndex(), tasks: new TaskIndex() };
 }
 
-/** Longest stretch of re-resolving other pages' links to a changed page between turns of the event loop. */
-const GRAPH_SLICE_MS = 10;
-
 export async function applyChange(vault: Vault, state: State, path: string, oid: string | null): Promise<void> {
   if (oid === null) {
     // The graph first: while it gives turns the page is still listed, so nothing meanwhile meets an edge to a page gone.
-    if (state.graph) await inSlices(state.graph.removing(path), GRAPH_SLICE_MS);
+    if (state.graph) await inSlices(state.graph.removing(path));
     metasOf(state).delete(path);
     state.index.remove(path);
     state.fields.delete(path);
@@ -51,7 +48,7 @@ export async function applyChange(vault: Vault, state: State, path: string, oid:
   }
   if (metasOf(state).get(path)?.hash === oid) return;
   const meta = addParsed({ ...state, metas: metasOf(state) }, pageMeta(path, oid, await vault.repo.objects.blob(oid)));
-  if (state.graph) await inSlices(state.graph.upserting(meta), GRAPH_SLICE_MS);
+  if (state.graph) await inSlices(state.graph.upserting(meta));
 }
 
 /** Files a page read and parsed (see `pageMeta`) in every part of a state whose metas are in memory. */

@@ -21,9 +21,6 @@ import type { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import type { TaskList, TaskQuery } from './tasks/task-query.js';
 
-/** Longest stretch of filing a commit's pages between turns of the event loop. */
-const FOLLOW_SLICE_MS = 10;
-
 export type { Progress } from './build-snapshot.js';
 export type { LoadSource } from './restore-state.js';
 
@@ -240,7 +237,7 @@ export class Knowledge {
     // A commit of several big pages (a move rewriting links in 1 MiB pages) is filed a page at
     // a time with turns between, not in one block: readers meanwhile see some of its pages
     // filed and not others, as while the watcher catches up.
-    const slices = new Slices(FOLLOW_SLICE_MS);
+    const slices = new Slices();
     try {
       for (const change of event.changes) {
         if (!isPagePath(change.path)) continue;

@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { StoredBlob } from '../git/blob-stream.js';
 import { hashOpenFile } from '../git/file-blob.js';
 import { hashBlob } from '../git/hash-blob.js';
 import type { Manifest } from '../manifest.js';
+import { Slices } from '../slices.js';
 import { parentOf, symlinkOnPath } from '../symlinks.js';
 
 /**
@@ -148,7 +148,7 @@ async function scanWorkingFiles(
   changed: (path: string, content: FileChange['content']) => void,
 ): Promise<void> {
   const known = new Map<string, boolean>();
-  let sliceStart = performance.now();
+  const slices = new Slices(SLICE_MS);
   for (const path of [...paths].sort()) {
     const file = readWorkingFile(root, path, known);
     const atHead = manifest.get(path)?.oid ?? null;
@@ -165,11 +165,10 @@ async function scanWorkingFiles(
         closeSync(file.fd);
       }
     }
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop();
+    if (slices.due) {
+      await slices.pause();
       // A folder may have been swapped for a link meanwhile: look again rather than trust the cache.
       known.clear();
-      sliceStart = performance.now();
     }
   }
 }

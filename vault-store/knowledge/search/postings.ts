@@ -17,9 +17,8 @@ type Tables = readonly ({ readonly terms: DocTerms } | undefined)[];
  */
 const OVERLAY_MIN = 50_000;
 const OVERLAY_MAX = 1_000_000;
-/** Postings a step of a snapshot's packing places (~10 ms), and how long it runs before other work gets a turn. */
+/** Postings a step of a snapshot's packing places (~10 ms, a slice: see slices.ts). */
 const SNAPSHOT_BLOCK = 1 << 17;
-const SLICE_MS = 10;
 
 /**
  * Which pages hold each term, per field, by term id: the candidates of a search and what
@@ -172,7 +171,7 @@ export class Postings {
     }
     const tables = [...this.tables];
     return async () => {
-      const packed = await inSlices(packing(tables, SNAPSHOT_BLOCK), SLICE_MS);
+      const packed = await inSlices(packing(tables, SNAPSHOT_BLOCK));
       this.rebase(packed, tables);
       return toSections(
         packed,

@@ -64,7 +64,10 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
           (!options.prefix || doc.path.startsWith(options.prefix)) && (tag === undefined || doc.tags.some((t) => hasTag(t, tag)))
       : undefined;
   // Pages whose filters lack a phrase's neighbouring pairs are dropped before their text is read.
-  const texts = (id: number) => [index.docs[id]!.title, index.body(index.docs[id]!)];
+  const texts = (id: number) => {
+    const doc = index.docs[id]!;
+    return [doc.title, index.body(doc)];
+  };
   const mayMatch = phrases.length ? (id: number) => phrases.every((p) => index.pairs.mayHold(id, texts, p.pairs)) : undefined;
   const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch });
 
