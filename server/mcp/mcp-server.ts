@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { McpContext } from './context.js';
 import { registerTools } from './tools.js';
 import { registerResources } from './resources.js';
@@ -15,6 +16,13 @@ const INSTRUCTIONS =
   'Use capture for quick notes. Failures carry a stable code in structuredContent (e.g. CONFLICT, INSUFFICIENT_SCOPE, RATE_LIMITED).';
 
 /**
+ * The SDK's JSON Schema validator, one for every request's server. Left to itself, each
+ * `Server` builds its own Ajv instance (formats included): ~0.25 ms of CPU per MCP request
+ * for a validator only elicitation uses, and Quire never elicits.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/**
  * A fresh protocol server for one HTTP request, bound to the caller's credential. Each
  * capability declares itself (`registerCapabilities`) and its handlers in its own file.
  * The low-level `Server` is used rather than `McpServer` because `McpServer` validates
@@ -22,7 +30,7 @@ const INSTRUCTIONS =
  * rate limit, scope, then schema) and lose our error codes.
  */
 export function createMcpServer(ctx: McpContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: {}, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: {}, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
   registerTools(server, ctx);
   registerResources(server, ctx);
   registerPrompts(server, ctx);
