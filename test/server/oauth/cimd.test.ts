@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -8,6 +7,7 @@ import { OAuthGrants } from '../../../server/oauth/grants-store.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { LOOPBACK_CERT, startDocumentServer, type DocumentServer } from './document-server.js';
 import { Browser, REDIRECT, approveInBrowser, authorizeUrl, connectApp, listTools, pkce, tokenRequest, userWithPassword } from './flow.js';
+import { testClient } from '../mcp/mcp-client.js';
 
 const APP = { client_name: 'Doc App', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
 
@@ -64,14 +64,14 @@ describe('OAuth clients identified by a metadata document (CIMD)', () => {
     const url = docs.serveDocument('/sdk-client.json', APP, { 'cache-control': 'max-age=600' });
     const provider = new UrlIdentifiedProvider(url);
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
-    const first = new Client({ name: 'cimd-test', version: '1.0.0' });
+    const first = testClient('cimd-test');
     const error = await first.connect(transport).catch((err: unknown) => err);
     expect(error).to.be.instanceOf(UnauthorizedError);
     expect(provider.authorizationUrl!.searchParams.get('client_id')).to.equal(url);
     const back = await approveInBrowser(provider.authorizationUrl!);
     await transport.finishAuth(back.searchParams.get('code')!);
 
-    const client = new Client({ name: 'cimd-test', version: '1.0.0' });
+    const client = testClient('cimd-test');
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider }));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include('write_page');

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { requestAsHost } from '../../helpers/request-as-host.js';
-import { LIST_TOOLS, rpc } from '../mcp/mcp-client.js';
+import { LIST_TOOLS, rpc, testClient } from '../mcp/mcp-client.js';
 import { approveInBrowser, authorizeUrl, newClientId, pkce, refusalPage, tokenRequest, userWithPassword } from './flow.js';
 import { MemoryProvider } from './memory-provider.js';
 
@@ -47,14 +46,16 @@ describe('OAuth: loopback spellings of a loopback base URL', function () {
     const url = new URL(`${localhost}/mcp`);
     const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
     let error: unknown;
-    await new Client({ name: 'localhost-test', version: '1.0.0' }).connect(first).catch((err: unknown) => (error = err));
+    await testClient('localhost-test')
+      .connect(first)
+      .catch((err: unknown) => (error = err));
     expect(error).to.be.instanceOf(UnauthorizedError);
     expect(provider.authorizationUrl!.searchParams.get('resource')).to.equal(`${localhost}/mcp`);
     const back = await approveInBrowser(provider.authorizationUrl!);
     expect(back.searchParams.get('iss')).to.equal(server.url);
     await first.finishAuth(back.searchParams.get('code')!);
 
-    const client = new Client({ name: 'localhost-test', version: '1.0.0' });
+    const client = testClient('localhost-test');
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include('read_page');

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthGrants } from '../../../server/oauth/grants-store.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { approveInBrowser, userWithPassword } from './flow.js';
 import { MemoryProvider } from './memory-provider.js';
+import { testClient } from '../mcp/mcp-client.js';
 
 async function connect(server: TestServer, provider: MemoryProvider): Promise<Client> {
-  const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+  const client = testClient('sdk-oauth-test');
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider }));
   return client;
 }
@@ -21,7 +22,7 @@ describe('OAuth with the MCP SDK client', () => {
     server = await startTestServer();
     await userWithPassword(server);
     const provider = new MemoryProvider();
-    const first = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+    const first = testClient('sdk-oauth-test');
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
     let error: unknown;
     await first.connect(transport).catch((err: unknown) => (error = err));

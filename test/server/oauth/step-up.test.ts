@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { rpc } from '../mcp/mcp-client.js';
+import { rpc, testClient } from '../mcp/mcp-client.js';
 import { approveInBrowser, userWithPassword } from './flow.js';
 import { MemoryProvider } from './memory-provider.js';
 
@@ -38,14 +37,16 @@ describe('OAuth step-up: a tool beyond the grant is a 403 scope challenge', () =
     const provider = new AccessTokenOnly();
     const url = new URL(`${server.url}/mcp`);
     const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    const refused = await new Client({ name: 'step-up', version: '1' }).connect(first).catch((err: unknown) => err);
+    const refused = await testClient('step-up')
+      .connect(first)
+      .catch((err: unknown) => err);
     expect(refused).to.be.instanceOf(UnauthorizedError);
     const back = await approveInBrowser(provider.authorizationUrl!, { untick: ['mcp:capture', 'mcp:write'] });
     await first.finishAuth(back.searchParams.get('code')!);
     const readToken = provider.saved!.access_token;
 
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    const client = new Client({ name: 'step-up', version: '1' });
+    const client = testClient('step-up');
     await client.connect(transport);
     // A read grant still sees write_page: without it the client could never be challenged.
     expect((await client.listTools()).tools.map((t) => t.name)).to.include.members(['write_page', 'capture', 'read_page']);
@@ -77,7 +78,9 @@ describe('OAuth step-up: a tool beyond the grant is a 403 scope challenge', () =
   it('answers the challenge before the protocol server and before any rate limit, as a JSON-RPC error', async () => {
     const provider = new AccessTokenOnly();
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
-    await new Client({ name: 'step-up', version: '1' }).connect(transport).catch(() => undefined);
+    await testClient('step-up')
+      .connect(transport)
+      .catch(() => undefined);
     const back = await approveInBrowser(provider.authorizationUrl!, { untick: ['mcp:capture', 'mcp:write'] });
     await transport.finishAuth(back.searchParams.get('code')!);
     const auth = { authorization: `Bearer ${provider.saved!.access_token}` };

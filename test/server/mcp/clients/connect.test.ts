@@ -1,15 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { SIGNIN_LIMITS } from '../../../../server/auth/login-throttle.js';
 import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 import { approveInBrowser, pkce, userWithPassword } from '../../oauth/flow.js';
-import { LIST_TOOLS, rpc } from '../mcp-client.js';
+import { LIST_TOOLS, rpc, testClient } from '../mcp-client.js';
 import { PROFILES, type ClientProfile, type Discovery } from './profiles.js';
 
 interface AuthServer {
@@ -90,20 +87,6 @@ function exchange(as: AuthServer, creds: ClientCredentials, fields: Record<strin
   return fetch(as.token_endpoint, { method: 'POST', headers, body });
 }
 
-/**
- * The SDK client compiles every tool's outputSchema with AJV on tools/list (~200 ms a client):
- * the clients of this file share the compiled validators, as one host app would.
- */
-const ajv = new AjvJsonSchemaValidator();
-const compiled = new Map<string, JsonSchemaValidator<unknown>>();
-const sharedValidator: jsonSchemaValidator = {
-  getValidator<T>(schema: JsonSchemaType) {
-    const key = JSON.stringify(schema);
-    if (!compiled.has(key)) compiled.set(key, ajv.getValidator(schema));
-    return compiled.get(key) as JsonSchemaValidator<T>;
-  },
-};
-
 /** One client's whole connection as it makes it; resolves to the tool names `tools/list` returned. */
 async function connectAs(profile: ClientProfile, server: TestServer, cimdBase: string, user: string): Promise<string[]> {
   const typedUrl = `http://${profile.host}:${new URL(server.url).port}/mcp`;
@@ -140,7 +123,7 @@ async function connectAs(profile: ClientProfile, server: TestServer, cimdBase: s
   expect(tokens.token_type.toLowerCase()).to.equal('bearer');
   if (scope?.split(' ').includes('offline_access')) expect(tokens.refresh_token, 'offline_access brings a refresh token').to.be.a('string');
 
-  const client = new Client({ name: profile.name, version: '1.0.0' }, { jsonSchemaValidator: sharedValidator });
+  const client = testClient(profile.name);
   const headers = { authorization: `Bearer ${tokens.access_token}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(typedUrl), { requestInit: { headers } }));
   try {
