@@ -89,7 +89,7 @@ export class SearchIndex implements IndexedDocs {
    */
   knows(term: string, visible?: (path: string) => boolean): boolean {
     const id = this.stats.id(term);
-    if (id === undefined || this.stats.docFreq(term) === 0) return false;
+    if (id === undefined || this.stats.docFreqOf(id) === 0) return false;
     if (!visible) return true;
     return this.postings.some(id, (page) => visible(this.docs[page]!.path));
   }

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { SearchIndex, type IndexedPage } from '../../../../vault-store/knowledge/search/search-index.js';
 import { expectExact } from './every-page-scored.js';
 
@@ -33,5 +34,24 @@ describe('search ranking with completions', () => {
   it('stays exact when a filter after ranking rejects most of the best pages', () => {
     const visible = (path: string) => path.startsWith('log/') || path.endsWith('3.md');
     for (const query of queries) expectExact(index, query, 10, visible);
+  });
+});
+
+describe('completions of half a word', () => {
+  const index = new SearchIndex();
+  const texts = ['capa capc', 'capa capc capd', 'capa capc capd cap', 'capb cap cat', 'cat'];
+  texts.forEach((body, i) => index.upsert({ path: `notes/p${i}.md`, title: 'x', hash: `h${i}`, tags: [], body }));
+  index.upsert({ path: 'secret/s.md', title: 'x', hash: 'hs', tags: [], body: 'cape' });
+
+  it('are the most frequent first, equal counts in word order, never the word itself, at most max', () => {
+    const known = (t: string) => index.knows(t);
+    expect(index.stats.expand('cap', 8, known)).to.deep.equal(['capa', 'capc', 'capd', 'capb', 'cape']);
+    expect(index.stats.expand('cap', 3, known)).to.deep.equal(['capa', 'capc', 'capd']);
+    expect(index.stats.expand('capz', 8, known)).to.deep.equal([]);
+  });
+
+  it('are only words the reader can see', () => {
+    const visible = (path: string) => !path.startsWith('secret/');
+    expect(index.stats.expand('cap', 8, (t) => index.knows(t, visible))).to.deep.equal(['capa', 'capc', 'capd', 'capb']);
   });
 });
