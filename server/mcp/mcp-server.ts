@@ -17,8 +17,8 @@ const INSTRUCTIONS =
 
 /**
  * The SDK's JSON Schema validator, one for every request's server. Left to itself, each
- * `Server` builds its own Ajv instance (formats included): ~0.25 ms of CPU per MCP request
- * for a validator only elicitation uses, and Quire never elicits.
+ * `Server` builds its own Ajv instance (formats included) for a validator only elicitation
+ * uses, and Quire never elicits: a `read_page` call cost 3.5–4.3 ms of server CPU, now 2.7–2.8.
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
