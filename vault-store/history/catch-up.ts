@@ -2,7 +2,7 @@ import { QuireError } from '../errors.js';
 import { Slices } from '../slices.js';
 
 /** Longest run of catch-up work between turns of the event loop (requests, the write queue). */
-const SLICE_MS = 20;
+const CATCH_UP_SLICE_MS = 20;
 
 /**
  * How far a catch-up of the change index has got, and the turns it gives the event loop: a
@@ -15,7 +15,7 @@ export class CatchUp {
   total: number | undefined;
   done = 0;
   private readonly started = performance.now();
-  private readonly slices = new Slices(SLICE_MS);
+  private readonly slices = new Slices(CATCH_UP_SLICE_MS);
 
   /** Yields to the event loop once the current slice has run its time. */
   pause(): Promise<void> {

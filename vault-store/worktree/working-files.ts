@@ -12,7 +12,7 @@ import { parentOf, symlinkOnPath } from '../symlinks.js';
  * synchronous because `fs.promises.readFile` costs several thread-pool round trips per
  * file: on 10k pages it hashed 3-4x slower than sync reads taken in short slices.
  */
-const SLICE_MS = 8;
+const READ_SLICE_MS = 8;
 
 /** Our own temp files (`tempNameFor` in atomic-file.ts): `.<name>.quire-tmp-<hex>`. */
 const TEMP_NAME = /^\..+\.quire-tmp-[0-9a-f]+$/;
@@ -148,7 +148,7 @@ async function scanWorkingFiles(
   changed: (path: string, content: FileChange['content']) => void,
 ): Promise<void> {
   const known = new Map<string, boolean>();
-  const slices = new Slices(SLICE_MS);
+  const slices = new Slices(READ_SLICE_MS);
   for (const path of [...paths].sort()) {
     const file = readWorkingFile(root, path, known);
     const atHead = manifest.get(path)?.oid ?? null;
