@@ -29,7 +29,9 @@ export function streamUpload(
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${key}`, ...options.headers };
     if (options.length !== undefined) headers['content-length'] = options.length;
+    let answered = false;
     const req = request(url, { method: 'PUT', headers }, (res) => {
+      answered = true;
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => {
@@ -40,7 +42,9 @@ export function streamUpload(
     req.on('error', reject);
     void (async () => {
       for await (const chunk of body) {
-        if (req.destroyed) return;
+        // Once answered, the rest is not read: writing on would hit a socket the response
+        // no longer listens to for errors (EPIPE thrown as uncaught when the server closed it).
+        if (req.destroyed || answered) return;
         if (!req.write(chunk)) await drainedOrClosed(req);
       }
       req.end();
