@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createDeflate, type Deflate } from 'node:zlib';
 import { QuireError } from '../errors.js';
+import { blobLevel, SAMPLE_BYTES } from './zlib-level.js';
 
 /**
  * A blob written to git from a stream: its id and size, and `file`, a copy of its bytes in
@@ -22,29 +23,48 @@ export function uploadDir(gitdir: string): string {
   return join(gitdir, 'quire-uploads');
 }
 
-/** A loose object being written as bytes arrive: SHA-1 and deflate over `blob <size>\0` and the bytes, in one pass. */
+/**
+ * A loose object being written as bytes arrive: SHA-1 and deflate over `blob <size>\0` and
+ * the bytes, in one pass. The first SAMPLE_BYTES are held until the zlib level is chosen
+ * from them (blobLevel).
+ */
 export class ObjectSink {
   private readonly sha = createHash('sha1');
-  private readonly deflate: Deflate = createDeflate({ level: 1 });
-  private readonly done: Promise<void>;
+  private deflate: Deflate | undefined;
+  private done: Promise<void> | undefined;
+  /** What arrived before the level was chosen, the header first. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly tmp: string,
     size: number,
   ) {
-    this.done = pipeline(this.deflate, createWriteStream(tmp, { flags: 'wx' }));
-    // Awaited in `write` and `finish`; a failure while neither waits must not go unhandled.
-    this.done.catch(() => undefined);
     this.push(Buffer.from(`blob ${size}\0`));
   }
 
   private push(chunk: Uint8Array): boolean {
     (this.sha as Hash).update(chunk);
-    return this.deflate.write(chunk);
+    if (this.deflate) return this.deflate.write(chunk);
+    this.held.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    this.heldBytes += chunk.byteLength;
+    return this.heldBytes < SAMPLE_BYTES || this.start();
+  }
+
+  /** Chooses the level from what is held, starts deflating into the temp file and hands it all over. */
+  private start(): boolean {
+    const held = Buffer.concat(this.held);
+    this.held = [];
+    const deflate = createDeflate({ level: blobLevel(held) });
+    this.deflate = deflate;
+    this.done = pipeline(deflate, createWriteStream(this.tmp, { flags: 'wx' }));
+    // Awaited in `write` and `finish`; a failure while neither waits must not go unhandled.
+    this.done.catch(() => undefined);
+    return deflate.write(held);
   }
 
   async write(chunk: Uint8Array): Promise<void> {
-    if (!this.push(chunk)) await Promise.race([once(this.deflate, 'drain'), this.done]);
+    if (!this.push(chunk)) await Promise.race([once(this.deflate!, 'drain'), this.done]);
   }
 
   async writeAll(source: AsyncIterable<Uint8Array>): Promise<void> {
@@ -53,7 +73,8 @@ export class ObjectSink {
 
   /** Finishes the object and moves it into `objects/`; returns its id and the path written. */
   async finish(gitdir: string): Promise<{ oid: string; path: string }> {
-    this.deflate.end();
+    if (!this.deflate) this.start();
+    this.deflate!.end();
     await this.done;
     const oid = this.sha.digest('hex');
     const dir = join(gitdir, 'objects', oid.slice(0, 2));
@@ -66,7 +87,7 @@ export class ObjectSink {
   }
 
   abort(): void {
-    this.deflate.destroy();
+    this.deflate?.destroy();
   }
 }
 

@@ -3,16 +3,9 @@ import { deflateSync } from 'node:zlib';
 import { Slices } from '../slices.js';
 import type { PackedObject } from './pack-file.js';
 import { buildPack, packEntry, writePackFiles, type PackEntry } from './pack-writer.js';
+import { zlibLevel } from './zlib-level.js';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
-
-/**
- * The zlib level of an object, by type: git's default (1), except trees, stored (0). A tree
- * is a rewrite of a whole folder per commit, mostly 20-byte ids that do not compress: a
- * folder of 1,600 pages is 93 KB stored, 65 KB at level 1, which cost 2.1 ms a commit
- * against 0.2 (`git gc` compresses and deltifies them when run).
- */
-const LEVEL: Record<ObjectType, number> = { blob: 1, tree: 0, commit: 1 };
 
 /**
  * Objects written since the last flush, held in memory and readable from here, then written
@@ -60,7 +53,8 @@ export class PendingObjects {
         for (const [oid, { type, body }] of this.#flushing) {
           await slices.pause();
           // Written again (a page back to an earlier text): a pack holding an object twice could not be merged.
-          if (!(await reader.inPack(oid))) entries.push(packEntry(oid, type, body.byteLength, deflateSync(body, { level: LEVEL[type] })));
+          if (!(await reader.inPack(oid)))
+            entries.push(packEntry(oid, type, body.byteLength, deflateSync(body, { level: zlibLevel(type, body) })));
         }
         if (entries.length === 0) return undefined;
         const base = await writePackFiles(gitdir, buildPack(entries));
