@@ -198,7 +198,7 @@ export class CommitBatch {
    * Puts the index prepared for the new head in place, so `git status` in the folder is
    * clean. The commits have landed: a failure here is logged, never the write's. A missing or
    * unreadable index (a vault from before the index was kept) is rebuilt from the tree once,
-   * hashing the working files; one in a format we do not write (split or sparse) is left to git.
+   * hashing the working files; a sparse index, which we do not read, is left to git.
    */
   private async finishIndex(lock: IndexLock, prepareError: unknown): Promise<void> {
     const { repo, index, log } = this.target;

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, promises as fsp, statSync, type BigIntStats, type Stats } from 'node:fs';
+import { existsSync, lstatSync, promises as fsp, readFileSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from './hash-blob.js';
 import { INDEX_HASH_SIZE, IndexFileError } from './index-format.js';
@@ -276,9 +276,19 @@ export class GitIndex {
     if (this.#index && s && s.size === st.size && s.mtimeNs === st.mtimeNs && s.ino === st.ino) return this.#index;
     this.#index = undefined;
     const bytes = await fsp.readFile(this.#indexPath);
-    this.#index = SortedIndex.fromFile(bytes);
+    // A split index's shared part, read only after git has split the index (core.splitIndex).
+    this.#index = SortedIndex.fromFile(bytes, (base) => readIfPresent(join(this.#gitdir, `sharedindex.${base}`)));
     this.#stamp = st;
     return this.#index;
+  }
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 

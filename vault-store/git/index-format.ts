@@ -15,11 +15,13 @@ export interface IndexRecords {
   starts: number[];
   ends: number[];
   fresh: (Buffer | undefined)[];
+  /** The `link` extension's payload when this is a split index (see index-split.ts). */
+  link?: Buffer;
 }
 
 /**
  * Why an index cannot be used: `missing` (no file), `corrupt` (bad bytes or checksum),
- * `unsupported` (a feature we do not write: split or sparse index, non-UTF-8 names).
+ * `unsupported` (a feature we do not read: a sparse index, non-UTF-8 names).
  * The caller rebuilds on the first two and leaves the index alone on the third.
  */
 export class IndexFileError extends Error {
@@ -130,21 +132,20 @@ export function scanIndex(buf: Buffer): IndexRecords {
     }
     at = end;
   }
+  let link: Buffer | undefined;
   while (at < body.length) {
     if (at + 8 > body.length) corrupt('truncated extension');
     const signature = body.toString('latin1', at, at + 4);
     const size = body.readUInt32BE(at + 4);
     if (at + 8 + size > body.length) corrupt(`truncated ${signature} extension`);
+    if (signature === 'link') link = body.subarray(at + 8, at + 8 + size);
     // Uppercase first letter: an optional cache git rebuilds at will; anything else must be understood.
-    if (!(body[at] >= 0x41 && body[at] <= 0x5a)) {
-      throw new IndexFileError(
-        'unsupported',
-        `.git/index uses the "${signature}" extension (split or sparse index), which Quire does not write`,
-      );
+    else if (!(body[at] >= 0x41 && body[at] <= 0x5a)) {
+      throw new IndexFileError('unsupported', `.git/index uses the "${signature}" extension (a sparse index), which Quire does not read`);
     }
     at += 8 + size;
   }
-  return { version, starts, ends, fresh };
+  return { version, starts, ends, fresh, link };
 }
 /** Fills in the header and the SHA-1 trailer of an index whose records already sit in `out` between the two. */
 export function frameIndex(out: Buffer, count: number, extended: boolean): void {

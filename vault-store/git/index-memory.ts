@@ -1,4 +1,5 @@
-import { compareEntries, frameIndex, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, scanIndex } from './index-format.js';
+import { compareEntries, frameIndex, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, IndexFileError, scanIndex } from './index-format.js';
+import { mergeSplit, parseLink } from './index-split.js';
 import {
   decodeRecord,
   encodeEntry,
@@ -41,10 +42,24 @@ export class SortedIndex {
     this.#fresh = fresh;
   }
 
-  /** An index file's entries (see scanIndex): records inside `bytes` (versions 2, 3) are reused, others kept as fresh. */
-  static fromFile(bytes: Buffer): SortedIndex {
-    const { starts, ends, fresh } = scanIndex(bytes);
-    return new SortedIndex(bytes, starts, ends, fresh);
+  /**
+   * An index file's entries (see scanIndex): records inside `bytes` (versions 2, 3) are reused,
+   * others kept as fresh. A split index is merged with its shared index, which `shared(base)`
+   * reads (see index-split.ts); the records then point into the shared index's bytes.
+   */
+  static fromFile(bytes: Buffer, shared: (base: string) => Buffer | undefined = () => undefined): SortedIndex {
+    const records = scanIndex(bytes);
+    if (!records.link) return new SortedIndex(bytes, records.starts, records.ends, records.fresh);
+    const base = records.link.toString('hex', 0, Math.min(20, records.link.length));
+    const sharedBytes = shared(base);
+    if (!sharedBytes) throw new IndexFileError('corrupt', `.git/index is split and its shared index sharedindex.${base} is missing`);
+    const sharedRecords = scanIndex(sharedBytes);
+    if (sharedRecords.link || sharedBytes.toString('hex', sharedBytes.length - INDEX_HASH_SIZE) !== base) {
+      throw new IndexFileError('corrupt', `.git/index is corrupt: sharedindex.${base} is not the index it names`);
+    }
+    const link = parseLink(records.link, sharedRecords.starts.length);
+    const { starts, ends, fresh } = mergeSplit(records, bytes, sharedRecords, sharedBytes, link);
+    return new SortedIndex(sharedBytes, starts, ends, fresh);
   }
 
   /** From entries in any order; they must not repeat a (path, stage). */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GitIndex, entryFromStat, type IndexChange } from '../../../vault-store/git/index-file.js';
@@ -308,16 +309,69 @@ describe('git index file', () => {
     expect(readFileSync(join(dir, '.git/index')).equals(before)).to.equal(true);
   });
 
-  it('refuses a split index (the required "link" extension) and leaves the index untouched', async () => {
+  it('reads a split index (deletions, replacements, additions) as git does, and writes it back whole', async () => {
+    const dir = copyOfSeed();
+    // Split with every entry shared, then a change of each kind recorded in the split part.
+    sh(
+      dir,
+      `git config splitIndex.maxPercentChange 100 && git update-index --split-index
+      echo changed > a.md && git add a.md && git rm -q --cached run.sh && echo new > new.md && git add new.md`,
+    );
+    const split = readFileSync(join(dir, '.git/index'));
+    const listed = lsStage(dir);
+    expect(listed.map((e) => e[3]))
+      .to.include('new.md')
+      .and.not.include('run.sh');
+    expect(() => indexEntriesOf(split), 'without its shared index').to.throw(IndexFileError, /sharedindex/);
+    expect(
+      indexEntriesOf(split, join(dir, '.git')).map((e) => [e.mode.toString(8).padStart(6, '0'), e.oid, String(e.stage), e.path]),
+    ).to.deep.equal(listed);
+
+    const changes = await serverCommit(dir, { 'notes/c.md': 'c', 'notes/b.md': null });
+    await new GitIndex({ gitdir: join(dir, '.git') }).update(changes, dir);
+    const whole = readFileSync(join(dir, '.git/index'));
+    expect(
+      indexEntriesOf(whole).map((e) => e.path),
+      'written whole',
+    ).to.deep.equal(lsStage(dir).map((e) => e[3]));
+    // The user's own staged changes are kept; the server's commit is in the index, not shown as a change.
+    expect(sh(dir, 'git status --porcelain').split('\n').filter(Boolean).sort()).to.deep.equal([
+      '?? run.sh',
+      'A  new.md',
+      'D  run.sh',
+      'M  a.md',
+    ]);
+    expect(lsStage(dir).map((e) => e[3]))
+      .to.include('notes/c.md')
+      .and.not.include('notes/b.md');
+  });
+
+  it('refuses a split index whose shared index is gone or is another, and a sparse index, leaving the file untouched', async () => {
     const dir = copyOfSeed();
     git(dir, ['update-index', '--split-index']);
+    const sharedName = sh(dir, 'ls .git | grep sharedindex').trim();
+    const other = copyOfSeed();
+    sh(other, 'echo x > a.md && git add a.md && git update-index --split-index');
+    const otherShared = sh(other, 'ls .git | grep sharedindex').trim();
+    writeFileSync(join(dir, '.git', sharedName), readFileSync(join(other, '.git', otherShared)));
     const before = readFileSync(join(dir, '.git/index'));
-    expect(() => indexEntriesOf(before)).to.throw(IndexFileError, /link/);
-    const index = new GitIndex({ gitdir: join(dir, '.git') });
-    const err = await index.update(await serverCommit(dir, { 'a.md': 'x' }), dir).catch((e: unknown) => e);
-    expect(err).to.be.instanceOf(IndexFileError).with.property('reason', 'unsupported');
+    expect(() => indexEntriesOf(before, join(dir, '.git'))).to.throw(IndexFileError, /not the index it names/);
+    rmSync(join(dir, '.git', sharedName));
+    expect(() => indexEntriesOf(before, join(dir, '.git'))).to.throw(IndexFileError, /missing/);
+    const err = await new GitIndex({ gitdir: join(dir, '.git') })
+      .update(await serverCommit(dir, { 'a.md': 'x' }), dir)
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(IndexFileError).with.property('reason', 'corrupt');
     expect(readFileSync(join(dir, '.git/index')).equals(before)).to.equal(true);
     expect(existsSync(join(dir, '.git/index.lock'))).to.equal(false);
+
+    const sparse = Buffer.from(readFileSync(join(seed, '.git/index')));
+    const body = sparse.subarray(0, sparse.length - 20);
+    const withSdir = Buffer.concat([body, Buffer.from('sdir'), Buffer.alloc(4)]);
+    const framed = Buffer.concat([withSdir, createHash('sha1').update(withSdir).digest()]);
+    expect(() => indexEntriesOf(framed))
+      .to.throw(IndexFileError, /sdir/)
+      .with.property('reason', 'unsupported');
   });
 
   it('refuses a corrupted checksum and accepts the zero checksum of index.skipHash', () => {
