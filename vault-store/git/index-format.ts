@@ -147,11 +147,16 @@ export function scanIndex(buf: Buffer): IndexRecords {
   }
   return { version, starts, ends, fresh, link };
 }
-/** Fills in the header and the SHA-1 trailer of an index whose records already sit in `out` between the two. */
-export function frameIndex(out: Buffer, count: number, extended: boolean): void {
+/** Writes an index's header: version 2, or 3 when an entry has extended flags. */
+export function writeIndexHeader(out: Buffer, count: number, extended: boolean): void {
   out.write('DIRC', 0, 'latin1');
   out.writeUInt32BE(extended ? 3 : 2, 4);
   out.writeUInt32BE(count, 8);
+}
+
+/** Fills in the header and the SHA-1 trailer of an index whose records already sit in `out` between the two. */
+export function frameIndex(out: Buffer, count: number, extended: boolean): void {
+  writeIndexHeader(out, count, extended);
   const end = out.length - HASH;
   createHash('sha1').update(out.subarray(0, end)).digest().copy(out, end);
 }

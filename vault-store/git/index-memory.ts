@@ -1,5 +1,6 @@
-import { compareEntries, frameIndex, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, IndexFileError, scanIndex } from './index-format.js';
+import { compareEntries, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, IndexFileError, scanIndex, writeIndexHeader } from './index-format.js';
 import { mergeSplit, parseLink } from './index-split.js';
+import { ResumableSha1 } from './resumable-sha1.js';
 import {
   decodeRecord,
   encodeEntry,
@@ -34,6 +35,15 @@ export class SortedIndex {
    */
   #spareStarts: number[] = [];
   #spareEnds: number[] = [];
+  /** The trailer's hash, resumed past the records that did not move since the last write. */
+  readonly #sha = new ResumableSha1();
+  /** The header of the file last written here (#bytes, when #ownsBytes). */
+  #header = { count: -1, extended: false };
+  /**
+   * Entries before this position are as #bytes has them, at the same offsets (nothing before
+   * them was put, removed or replaced since): toBuffer lays out only the rest.
+   */
+  #dirtyFrom = 0;
 
   private constructor(bytes: Buffer, starts: number[], ends: number[], fresh: (Buffer | undefined)[]) {
     this.#bytes = bytes;
@@ -130,6 +140,7 @@ export class SortedIndex {
     while (end < this.#starts.length && this.#compare(end, key, prefix) === 0) end++;
     if (end === start) return;
     for (const list of [this.#starts, this.#ends, this.#fresh]) list.splice(start, end - start);
+    this.#dirtyFrom = Math.min(this.#dirtyFrom, start);
   }
 
   /** Puts a stage-0 entry for a path the server wrote, replacing what stood there: the path, a folder of that name, a file named like a parent folder. */
@@ -142,11 +153,13 @@ export class SortedIndex {
     this.#starts.splice(at, 0, -1);
     this.#ends.splice(at, 0, -1);
     this.#fresh.splice(at, 0, encodeEntry(entry));
+    this.#dirtyFrom = Math.min(this.#dirtyFrom, at);
   }
 
   /** Swaps the entry at `i` for one with the same path and stage (new stat data). */
   replace(i: number, entry: IndexEntry): void {
     this.#fresh[i] = encodeEntry(entry);
+    this.#dirtyFrom = Math.min(this.#dirtyFrom, i);
   }
 
   /**
@@ -159,11 +172,21 @@ export class SortedIndex {
     const ends = this.#spareEnds;
     starts.length = n;
     ends.length = n;
-    let at = INDEX_HEADER_SIZE;
+    // Records before `from` lie where the file last written here has them; without extended
+    // flags there (the usual case), none of them has any.
+    const from = this.#ownsBytes && !this.#header.extended ? Math.min(this.#dirtyFrom, n) : 0;
+    for (let i = 0; i < from; i++) {
+      starts[i] = this.#starts[i];
+      ends[i] = this.#ends[i];
+    }
+    let at = from > 0 ? this.#ends[from - 1] : INDEX_HEADER_SIZE;
     let extended = false;
-    for (let i = 0; i < n; i++) {
+    // The first record that is new or moved: the file's bytes before it are as last written.
+    let moved = -1;
+    for (let i = from; i < n; i++) {
       starts[i] = at;
       const fresh = this.#fresh[i];
+      if (moved < 0 && (fresh || this.#starts[i] !== at)) moved = i;
       at += fresh?.length ?? this.#ends[i] - this.#starts[i];
       ends[i] = at;
       extended ||= isExtendedRecord(fresh ?? this.#bytes, this.#at(i));
@@ -182,7 +205,12 @@ export class SortedIndex {
       this.#bytes.copy(out, starts[i], this.#starts[i], this.#ends[j - 1]);
       i = j;
     }
-    frameIndex(out, n, extended);
+    writeIndexHeader(out, n, extended);
+    const sameHeader = this.#ownsBytes && this.#header.count === n && this.#header.extended === extended;
+    const unchanged = !sameHeader ? 0 : moved < 0 ? at : starts[moved];
+    this.#sha.digest(out, at, unchanged).copy(out, at);
+    this.#header = { count: n, extended };
+    this.#dirtyFrom = n;
     this.#spare = this.#ownsBytes ? (this.#bytes.buffer as ArrayBuffer) : undefined;
     this.#ownsBytes = true;
     this.#bytes = out;
