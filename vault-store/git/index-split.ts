@@ -54,7 +54,7 @@ function ewahBits(data: Buffer, at: number, limit: number): [number[], number] {
         [data.readUInt32BE(wordAt + 4), 0],
         [data.readUInt32BE(wordAt), 32],
       ]) {
-        for (let b = 0; half >>> b !== 0 && b < 32; b++) if ((half >>> b) & 1) set(pos + base + b);
+        for (let b = 0; b < 32 && half >>> b !== 0; b++) if ((half >>> b) & 1) set(pos + base + b);
       }
       pos += 64;
     }

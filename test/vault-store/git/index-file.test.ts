@@ -36,8 +36,8 @@ function lsStage(dir: string): string[][] {
     });
 }
 
-function parsedStage(dir: string): string[][] {
-  return indexEntriesOf(readFileSync(join(dir, '.git/index'))).map((e) => [
+function parsedStage(dir: string, gitdir?: string): string[][] {
+  return indexEntriesOf(readFileSync(join(dir, '.git/index')), gitdir).map((e) => [
     e.mode.toString(8).padStart(6, '0'),
     e.oid,
     String(e.stage),
@@ -344,6 +344,21 @@ describe('git index file', () => {
     expect(lsStage(dir).map((e) => e[3]))
       .to.include('notes/c.md')
       .and.not.include('notes/b.md');
+  });
+
+  it('reads a split index whose bitmaps hold runs of ones (every entry of a big folder replaced)', () => {
+    const made = tempDir('quire-index-runs-');
+    cleanups.push(made.cleanup);
+    const dir = made.path;
+    // 200 entries replaced in a row: git's EWAH writes whole words of ones as runs.
+    sh(
+      dir,
+      `git init -q --template= -b main && for i in $(seq 1 200); do echo $i > f$i.md; done && git add -A
+      git commit -q -m seed && git config splitIndex.maxPercentChange 100 && git update-index --split-index
+      for i in $(seq 1 200); do echo x$i > f$i.md; done && git add -A && git rm -q --cached f150.md`,
+    );
+    expect(() => indexEntriesOf(readFileSync(join(dir, '.git/index'))), 'split').to.throw(IndexFileError, /sharedindex/);
+    expect(parsedStage(dir, join(dir, '.git'))).to.deep.equal(lsStage(dir));
   });
 
   it('refuses a split index whose shared index is gone or is another, and a sparse index, leaving the file untouched', async () => {
