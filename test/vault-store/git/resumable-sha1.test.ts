@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import { comparePaths } from '../../../vault-store/git/index-format.js';
 import { SortedIndex } from '../../../vault-store/git/index-memory.js';
 import { ZERO_STAT, type IndexEntry } from '../../../vault-store/git/index-record.js';
 import { ResumableSha1 } from '../../../vault-store/git/resumable-sha1.js';
@@ -25,7 +26,7 @@ describe('the index checksum, resumed from the unchanged beginning', () => {
     }
   });
 
-  it('gives every index written after changes anywhere a trailer git would accept', () => {
+  it('writes every index right after changes anywhere: its trailer, and what it holds read back as git reads it', () => {
     const entry = (path: string, oid = createHash('sha1').update(path).digest('hex')): IndexEntry => ({
       path,
       oid,
@@ -36,31 +37,55 @@ describe('the index checksum, resumed from the unchanged beginning', () => {
     });
     const paths = Array.from({ length: 3000 }, (_, i) => `folder-${i % 40}/page-${i}.md`);
     const index = SortedIndex.fromEntries(paths.map((p) => entry(p)));
+    // What the index should hold, kept apart from it.
+    const model = new Map(paths.map((p) => [p, entry(p)]));
+    const put = (e: IndexEntry) => {
+      index.put(e);
+      model.set(e.path, e);
+      return e.path;
+    };
     let seed = 11;
     const random = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
     index.toBuffer(); // the first write: what the hash resumes from
     for (let round = 0; round < 300; round++) {
       const path = paths[random(paths.length)];
       const kind = random(5);
+      const touched = [path];
       if (kind === 4) {
         // New stat data in place, as git's racy-clean smudge does.
         const at = random(index.size);
         const old = index.entry(at);
-        index.replace(at, { ...old, stat: { ...old.stat, size: 0 } });
-      } else if (kind === 0) index.remove(path);
-      else if (kind === 1) index.put(entry(`${path}.new`));
-      else index.put(entry(path, randomBytes(20).toString('hex')));
-      if (kind === 3) index.put(entry(paths[random(paths.length)], randomBytes(20).toString('hex')));
+        const smudged = { ...old, stat: { ...old.stat, size: 0 } };
+        index.replace(at, smudged);
+        model.set(old.path, smudged);
+        touched.push(old.path);
+      } else if (kind === 0) {
+        index.remove(path);
+        model.delete(path);
+      } else if (kind === 1) touched.push(put(entry(`${path}.new`)));
+      else put(entry(path, randomBytes(20).toString('hex')));
+      if (kind === 3) touched.push(put(entry(paths[random(paths.length)], randomBytes(20).toString('hex'))));
       const file = index.toBuffer();
       expect(sha1(file.subarray(0, file.length - 20)), `round ${round}`).to.equal(file.toString('hex', file.length - 20));
-      // Read back as git would, record after record: the same entries, nothing left over.
+      // Read back as git would, record after record: what the model holds, nothing left over.
       const reread = SortedIndex.fromFile(Buffer.from(file));
-      expect(reread.size, `round ${round}`).to.equal(index.size);
+      expect(reread.size, `round ${round}`).to.equal(model.size);
+      for (const p of touched) expect(find(reread, p), `round ${round}: ${p}`).to.deep.equal(model.get(p));
       if (round % 100 === 0 || round === 299) {
-        expect(Array.from({ length: reread.size }, (_, i) => reread.entry(i))).to.deep.equal(
-          Array.from({ length: index.size }, (_, i) => index.entry(i)),
-        );
+        const expected = [...model.values()].sort((x, y) => comparePaths(x.path, y.path));
+        expect(Array.from({ length: reread.size }, (_, i) => reread.entry(i))).to.deep.equal(expected);
       }
     }
   });
 });
+
+/** The entry at `path` (stage 0 only here), by binary search over the index's git order. */
+function find(index: SortedIndex, path: string): IndexEntry | undefined {
+  let [lo, hi] = [0, index.size];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePaths(index.entry(mid).path, path) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < index.size && index.entry(lo).path === path ? index.entry(lo) : undefined;
+}
