@@ -1,5 +1,5 @@
 import { compareEntries, INDEX_HASH_SIZE, INDEX_HEADER_SIZE, IndexFileError, scanIndex, writeIndexHeader } from './index-format.js';
-import { mergeSplit, parseLink } from './index-split.js';
+import { linkBase, mergeSplit, parseLink } from './index-split.js';
 import { ResumableSha1 } from './resumable-sha1.js';
 import {
   decodeRecord,
@@ -60,7 +60,7 @@ export class SortedIndex {
   static fromFile(bytes: Buffer, shared: (base: string) => Buffer | undefined = () => undefined): SortedIndex {
     const records = scanIndex(bytes);
     if (!records.link) return new SortedIndex(bytes, records.starts, records.ends, records.fresh);
-    const base = records.link.toString('hex', 0, Math.min(20, records.link.length));
+    const base = linkBase(records.link);
     const sharedBytes = shared(base);
     if (!sharedBytes) throw new IndexFileError('corrupt', `.git/index is split and its shared index sharedindex.${base} is missing`);
     const sharedRecords = scanIndex(sharedBytes);

@@ -11,8 +11,6 @@ import { decodeRecord, encodeEntry, recordNameAt, recordNameEnd } from './index-
  * the folder's index (ARCHITECTURE.md, "The index").
  */
 export interface SplitLink {
-  /** The shared index's checksum: its file is `<gitdir>/sharedindex.<base>`. */
-  base: string;
   /** Shared entries removed, by position. */
   deleted: Set<number>;
   /** Shared entries whose stat data, id or flags the split index's first entries replace, in order. */
@@ -62,15 +60,19 @@ function ewahBits(data: Buffer, at: number, limit: number): [number[], number] {
   return [bits, end];
 }
 
-/** The `link` extension's payload, checked against a shared index of `sharedCount` entries. */
-export function parseLink(data: Buffer, sharedCount: number): SplitLink {
+/** The shared index's checksum that the `link` extension names: its file is `<gitdir>/sharedindex.<base>`. */
+export function linkBase(data: Buffer): string {
   if (data.length < 20) corrupt('link extension too short');
-  const base = data.toString('hex', 0, 20);
-  if (data.length === 20) return { base, deleted: new Set(), replaced: [] };
+  return data.toString('hex', 0, 20);
+}
+
+/** The `link` extension's bitmaps, checked against a shared index of `sharedCount` entries. */
+export function parseLink(data: Buffer, sharedCount: number): SplitLink {
+  if (data.length === 20) return { deleted: new Set(), replaced: [] };
   const [deleted, next] = ewahBits(data, 20, sharedCount);
   const [replaced, end] = ewahBits(data, next, sharedCount);
   if (end !== data.length) corrupt('garbage at the end of the link extension');
-  return { base, deleted: new Set(deleted), replaced };
+  return { deleted: new Set(deleted), replaced };
 }
 
 /** One record: inside `buf` at `at`, in the layout of versions 2 and 3. */

@@ -12,7 +12,7 @@ const STEP = 64 * 1024;
  */
 export class ResumableSha1 {
   /** State i: after the first (i + 1) · STEP bytes of the buffer last hashed. */
-  #states: Hash[] = [];
+  readonly #states: Hash[] = [];
 
   /**
    * The SHA-1 of `buf[0, end)`, where the first `unchanged` bytes are those the previous call
@@ -28,10 +28,5 @@ export class ResumableSha1 {
       if (to - at === STEP) this.#states.push(hash.copy());
     }
     return hash.digest();
-  }
-
-  /** Forgets the saved states: the next buffer shares nothing with the last one. */
-  reset(): void {
-    this.#states = [];
   }
 }
