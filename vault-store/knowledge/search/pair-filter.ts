@@ -40,6 +40,16 @@ export class PairFilters {
    */
   mayHold(id: number, texts: (id: number) => string[], pairs: PhrasePairs): boolean {
     if (this.made[id] !== 1) this.make(id, texts(id));
+    return this.passes(id, pairs);
+  }
+
+  /** Whether page `id` has a filter (made by `mayHold`, not yet forgotten). */
+  has(id: number): boolean {
+    return this.made[id] === 1;
+  }
+
+  /** Whether the filter of page `id`, which must have one (see `has`), may hold every pair of `pairs`. */
+  passes(id: number, pairs: PhrasePairs): boolean {
     const chunk = this.chunks[this.chunkOf[id]];
     const offset = this.offsets[id] * 8;
     const size = this.sizes[id];

@@ -65,11 +65,14 @@ export function runSearch(index: IndexedDocs, query: string, options: SearchOpti
       : undefined;
   // Pages whose filters lack a phrase's neighbouring pairs are dropped before their text is read.
   const texts = (id: number) => {
-    const doc = index.docs[id]!;
-    return [doc.title, index.body(doc)];
+    const doc = index.docs[id];
+    return doc ? [doc.title, index.body(doc)] : [];
   };
   const mayMatch = phrases.length ? (id: number) => phrases.every((p) => index.pairs.mayHold(id, texts, p.pairs)) : undefined;
-  const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch });
+  const lacks = phrases.length
+    ? (id: number) => (index.pairs.has(id) ? phrases.some((p) => !index.pairs.passes(id, p.pairs)) : undefined)
+    : undefined;
+  const ranked = rankPages(index, { slots, bm25: new Bm25(index.stats), required, keep, mayMatch, lacks });
 
   const terms = slots.flatMap((s) => s.alternatives.map((a) => a.term));
   // The words to mark per combination of terms held, their pattern made once for the query's pages.

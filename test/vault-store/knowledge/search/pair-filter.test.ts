@@ -52,6 +52,18 @@ describe('PairFilters', () => {
     expect(filters.mayHold(0, () => ['', 'a fox, red'], pairs)).to.equal(false);
   });
 
+  it('tells of a page without its text only once its filter is made', () => {
+    const filters = new PairFilters();
+    const [held, lacking] = [phrasePairs(['red', 'fox']), phrasePairs(['blue', 'fox'])];
+    expect(filters.has(0)).to.equal(false);
+    expect(filters.mayHold(0, () => ['', 'a red fox'], held)).to.equal(true);
+    expect(filters.has(0)).to.equal(true);
+    expect(filters.passes(0, lacking)).to.equal(false);
+    expect(filters.passes(0, held)).to.equal(true);
+    filters.forget(0);
+    expect(filters.has(0)).to.equal(false);
+  });
+
   it('forgets the filter of a page that goes when its id goes to another page, even one with the same blob', () => {
     const index = new SearchIndex();
     index.upsert({ path: 'a.md', title: 'Notes', hash: 'same', tags: [], body: 'plain text' });
