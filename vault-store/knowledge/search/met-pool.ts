@@ -11,8 +11,9 @@ const KNOWN_MIN = 16;
  * find its results. A check costs about a seventh of popping a page in score order to drop
  * it. A common phrase ("pron rar") passes on thousands of pages and its walk stops after a
  * few dozen pops: checking every page met first made the bench's phrases slower at the
- * median (in-process at 100k pages, three alternated pairs: 3.8 / 4.2 / 2.6 → 4.4 / 5.3 / 2.9 ms). Pages whose filter is not made yet (those an
- * earlier walk stopped short of) cannot be told of, so the share is of those with one.
+ * median (in-process at 100k pages, three alternated pairs: 3.8 / 4.2 / 2.6 → 4.4 / 5.3 /
+ * 2.9 ms). Pages whose filter is not made yet (those an earlier walk stopped short of)
+ * cannot be told of, so the share is of those with one.
  */
 const FEW_PASS = 0.025;
 

@@ -223,7 +223,7 @@ function walkHoldings(
         // The page's own object last: at 100k pages it is a cache miss, and phrases pop thousands.
         const held = holdings.mask(pool[i]);
         if ((held & required) !== required || scores[i] <= 0) return undefined;
-        // The phrase filter first: made already, it reads no page object.
+        // The phrase filter before the page's object: once made, it reads none.
         if (mayMatch && !mayMatch(pool[i])) return undefined;
         const doc = index.docs[pool[i]];
         if (!doc) return undefined;
