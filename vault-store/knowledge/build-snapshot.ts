@@ -64,7 +64,8 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
     collect?.(true);
     const { table, ...append } = await bodies.save();
     const store = await SnapshotStore.past(input.dir);
-    await store.write(store.prepare(input.commit, { ...stateSections(state), 'body-table': table }, append), () => collect?.(false));
+    const { sections } = stateSections(state);
+    await store.write(store.prepare(input.commit, { ...sections, 'body-table': table }, append), () => collect?.(false));
   } finally {
     await bodies.close();
   }

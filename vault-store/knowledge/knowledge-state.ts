@@ -19,6 +19,10 @@ import { TaskIndex } from './tasks/task-index.js';
  */
 export interface State {
   metas: Map<string, PageMeta> | SavedSection;
+  /** The metas changed since `metas` was saved whole, as saved (see MetasBase), while the metas are unread. */
+  metaChanges?: SavedSection;
+  /** Once the metas are read: the section they were last saved whole in, and what changed since. */
+  metasBase?: MetasBase;
   index: SearchIndex;
   graph?: LinkGraph;
   /** Front-matter fields for queries. */
@@ -26,8 +30,37 @@ export interface State {
   tasks: TaskIndex;
 }
 
+/**
+ * The metas are saved whole now and then, and in between as the metas changed since (a
+ * `meta-changes` section of `[path, meta or null]`, rewritten at each save beside the whole
+ * one's file, kept as it is): at 100k pages the whole list is 52 MB of JSON, and made again at
+ * every save under steady writes it cost ~0.35 s of CPU every 2 s. `saved` is the whole
+ * section as the store names it (none until a whole one is written); `changed`, the paths
+ * changed since it was taken.
+ */
+export interface MetasBase {
+  saved?: SavedSection;
+  changed: Set<string>;
+}
+
+/** Changes a save may carry beside the whole metas, at least; past an eighth of the pages they are saved whole again. */
+const CHANGES_MIN = 256;
+
 export function metasOf(state: State): Map<string, PageMeta> {
-  if (state.metas instanceof SavedSection) state.metas = new Map(parseSection<PageMeta[]>(state.metas.read()).map((m) => [m.path, m]));
+  if (state.metas instanceof SavedSection) {
+    const whole = state.metas;
+    const metas = new Map(parseSection<PageMeta[]>(whole.read()).map((m) => [m.path, m]));
+    const changed = new Set<string>();
+    for (const [path, meta] of state.metaChanges ? parseSection<[string, PageMeta | null][]>(state.metaChanges.read()) : []) {
+      changed.add(path);
+      if (meta) metas.set(path, meta);
+      else metas.delete(path);
+    }
+    // Handles that have not read their bytes: the read ones go with the parse.
+    state.metasBase = { saved: whole.unread(), changed };
+    state.metaChanges = undefined;
+    state.metas = metas;
+  }
   return state.metas;
 }
 
@@ -41,6 +74,7 @@ export async function applyChange(vault: Vault, state: State, path: string, oid:
     // The graph first: while it gives turns the page is still listed, so nothing meanwhile meets an edge to a page gone.
     if (state.graph) await inSlices(state.graph.removing(path));
     metasOf(state).delete(path);
+    state.metasBase?.changed.add(path);
     state.index.remove(path);
     state.fields.delete(path);
     state.tasks.delete(path);
@@ -55,6 +89,7 @@ export async function applyChange(vault: Vault, state: State, path: string, oid:
 export function addParsed(state: State & { metas: Map<string, PageMeta> }, page: ReturnType<typeof pageMeta>): PageMeta {
   const { body, frontmatter, tasks, ...meta } = page;
   state.metas.set(meta.path, meta);
+  state.metasBase?.changed.add(meta.path);
   state.index.upsert({ path: meta.path, title: meta.title, hash: meta.hash, tags: meta.tags, body });
   state.fields.set(meta.path, meta.frontmatterError ? undefined : pageFields(frontmatter));
   state.tasks.set(meta.path, tasks);
@@ -62,18 +97,31 @@ export function addParsed(state: State & { metas: Map<string, PageMeta> }, page:
 }
 
 /**
- * What a save of the state writes, bodies aside: the index's sections, the list of page
- * metas (serialised later: a meta is replaced on change, never edited), fields and tasks.
- * Taken inside the write queue, or in the builder, which owns its state alone.
+ * What a save of the state writes, bodies aside: the index's sections, the page metas
+ * (serialised later: a meta is replaced on change, never edited) whole or as the changes
+ * since their whole section (see MetasBase), fields and tasks; and, when they go whole, the
+ * base to give the section once written. Taken inside the write queue, or in the builder,
+ * which owns its state alone.
  */
-export function stateSections(state: State): Sections {
+export function stateSections(state: State): { sections: Sections; whole?: MetasBase } {
   const sections = snapshotIndex(state.index);
-  if (state.metas instanceof SavedSection) sections.metas = state.metas;
-  else {
-    const metas = [...state.metas.values()];
-    sections.metas = () => jsonArrayChunks(metas);
-  }
   sections.fields = state.fields.section();
   sections.tasks = state.tasks.section();
-  return sections;
+  const { metas, metasBase: base } = state;
+  if (metas instanceof SavedSection) {
+    sections.metas = metas;
+    if (state.metaChanges) sections['meta-changes'] = state.metaChanges;
+    return { sections };
+  }
+  if (base?.saved && base.changed.size <= Math.max(CHANGES_MIN, metas.size / 8)) {
+    sections.metas = base.saved;
+    const rows = [...base.changed].map((path) => [path, metas.get(path) ?? null]);
+    sections['meta-changes'] = () => jsonArrayChunks(rows);
+    return { sections };
+  }
+  const list = [...metas.values()];
+  sections.metas = () => jsonArrayChunks(list);
+  // Changes from now on are against this list; its section once written is the base (see Knowledge.write).
+  state.metasBase = { changed: new Set() };
+  return { sections, whole: state.metasBase };
 }

@@ -9,7 +9,7 @@ import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } fr
 import { buildFromHead } from './build.js';
 import type { Progress } from './build-snapshot.js';
 import { LinkGraph } from './graph/link-graph.js';
-import { applyChange, metasOf, stateSections, type State } from './knowledge-state.js';
+import { applyChange, metasOf, stateSections, type MetasBase, type State } from './knowledge-state.js';
 import type { PageMeta } from './page-meta.js';
 import { SavedSection, SnapshotStore, type PreparedSnapshot } from './persist.js';
 import { SaveTimer } from './save-timer.js';
@@ -46,7 +46,7 @@ export interface SearchResultSet {
 const INDEX_FOLDER = 'knowledge';
 const OLD_INDEX_FILE = 'knowledge.idx';
 /** Sections a warm open leaves on disk until first asked for: no search reads them. */
-const LATER = ['metas', 'fields', 'tasks'];
+const LATER = ['metas', 'meta-changes', 'fields', 'tasks'];
 /** Below this, a builder's start (~0.1 s, more from sources) costs more than the few MB a build in the thread leaves behind. */
 const BUILDER_MIN_PAGES = 2000;
 
@@ -55,6 +55,8 @@ interface Capture {
   state: State;
   commit: string;
   snapshot: PreparedSnapshot;
+  /** The metas' base when they go whole: it takes their section once written. */
+  whole?: MetasBase;
 }
 
 /**
@@ -282,10 +284,10 @@ export class Knowledge {
   private async capture(): Promise<Capture | undefined> {
     if (this.saved.state === this.state && this.saved.commit === this.commit) return undefined;
     const { state, commit } = this;
-    const sections = stateSections(state);
+    const { sections, whole } = stateSections(state);
     const { table, ...append } = await state.index.bodies.save();
     sections['body-table'] = table;
-    return { state, commit, snapshot: this.store.prepare(commit, sections, append) };
+    return { state, commit, snapshot: this.store.prepare(commit, sections, append), whole };
   }
 
   /**
@@ -297,6 +299,7 @@ export class Knowledge {
     if (!capture) return;
     await this.saves.timed(() => this.store.write(capture.snapshot));
     this.saved = { state: capture.state, commit: capture.commit };
+    if (capture.whole) capture.whole.saved = this.store.saved('metas');
   }
 }
 

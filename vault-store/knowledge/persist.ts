@@ -9,7 +9,7 @@ import { sumInTurns, sumOf, syncFile, writeStream, writeSynced, type SectionStre
 export type { SectionStream };
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 11;
+export const FORMAT_VERSION = 12;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /**
@@ -39,6 +39,11 @@ export class SavedSection {
     readonly crc: number,
     private readonly onBad: () => void,
   ) {}
+
+  /** The same file, unread: a handle to keep once the bytes are parsed, so they are not kept with it. */
+  unread(): SavedSection {
+    return new SavedSection(this.path, this.size, this.crc, this.onBad);
+  }
 
   /** The bytes as saved; a file that is not (damaged since the open) starts a rebuild and answers VAULT_BUSY, never its bytes. */
   read(): Uint8Array {
@@ -143,8 +148,8 @@ export class SnapshotStore {
     if (!current || !sections) return { store };
     const saved: Record<string, SavedSection> = {};
     for (const name of later) {
-      const entry = current.sections[name];
-      if (entry) saved[name] = new SavedSection(join(dir, entry.file), entry.size, entry.crc, () => store.onBadSection());
+      const section = store.saved(name);
+      if (section) saved[name] = section;
     }
     return { store, snapshot: { commit: current.commit, sections, later: saved, append: current.append } };
   }
@@ -156,6 +161,12 @@ export class SnapshotStore {
    */
   static async past(dir: string): Promise<SnapshotStore> {
     return new SnapshotStore(dir, undefined, readManifest(dir)?.generation);
+  }
+
+  /** The section `name` as the last manifest written or opened names it, unread; none when it names none. */
+  saved(name: string): SavedSection | undefined {
+    const entry = this.current?.sections[name];
+    return entry && new SavedSection(join(this.dir, entry.file), entry.size, entry.crc, () => this.onBadSection());
   }
 
   /**

@@ -28,6 +28,7 @@ export async function restoreState(
     if (!metas || !fields || !tasks) throw new Error('a section is missing');
     const state: State = {
       metas,
+      metaChanges: snapshot.later['meta-changes'],
       index: restoreIndex(snapshot.sections, bodies),
       fields: new FieldIndex(fields),
       tasks: new TaskIndex(tasks),

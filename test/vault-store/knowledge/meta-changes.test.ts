@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
+
+/** The manifest's section entries: which file holds each. */
+function sectionFiles(indexDir: string): Record<string, string> {
+  const text = readFileSync(join(indexDir, 'knowledge', 'manifest'), 'utf8');
+  const { sections } = JSON.parse(text.slice(text.indexOf('{'))) as { sections: Record<string, { file: string }> };
+  return Object.fromEntries(Object.entries(sections).map(([name, { file }]) => [name, file]));
+}
+
+const listed = (k: Knowledge) => [...k.metas.values()].map((m) => JSON.stringify(m)).sort();
+
+/**
+ * Page metas are saved whole now and then, and in between as the metas changed since beside
+ * the whole section's file, kept as it is: a warm open reads both back into what was live.
+ */
+describe('page metas saved as the changes since their whole section', () => {
+  let ctx: Awaited<ReturnType<typeof tempVault>>;
+  let index: ReturnType<typeof tempDir>;
+  const open = () => Knowledge.open(ctx.vault, { indexDir: index.path, persistDelayMs: false });
+  /** One commit writing (or, for null, deleting) each path. */
+  const commit = (files: Record<string, string | null>) =>
+    ctx.vault.exclusive(() =>
+      ctx.vault.commitChanges(
+        testAuthor,
+        'Many pages',
+        Object.entries(files).map(([path, text]) => ({ path, content: text === null ? null : Buffer.from(text) })),
+      ),
+    );
+
+  beforeEach(async () => {
+    ctx = await tempVault({ 'a.md': '# A\n\nSee [[B]].\n', 'b.md': '---\ntags: [x]\n---\n# B\n', 'c.md': '# C\n' });
+    index = tempDir('quire-index-');
+    await (await open()).close();
+  });
+  afterEach(() => {
+    ctx.cleanup();
+    index.cleanup();
+  });
+
+  it('keeps the whole section through saves of a few changes, and a warm open sees every change', async () => {
+    const whole = sectionFiles(index.path).metas;
+    let knowledge = await open();
+    await ctx.pages.write(testAuthor, { path: 'a.md', content: '# A again\n\n#new-tag\n' });
+    await ctx.pages.write(testAuthor, { path: 'd.md', content: '# D\n\n[[C]]\n' });
+    await ctx.pages.delete(testAuthor, { path: 'b.md' });
+    await knowledge.persist();
+    const first = sectionFiles(index.path);
+    expect(first.metas).to.equal(whole);
+    expect(first).to.have.property('meta-changes');
+    // Saved again, the changes include the earlier ones: a page added and gone, and a page back.
+    await ctx.pages.write(testAuthor, { path: 'e.md', content: '# E\n' });
+    await ctx.pages.delete(testAuthor, { path: 'e.md' });
+    await ctx.pages.write(testAuthor, { path: 'b.md', content: '# B is back\n' });
+    const live = listed(knowledge);
+    await knowledge.close();
+    expect(sectionFiles(index.path).metas).to.equal(whole);
+    knowledge = await open();
+    try {
+      expect(knowledge.loadedFrom).to.equal('persisted');
+      expect(listed(knowledge)).to.deep.equal(live);
+      expect(knowledge.metas.get('b.md')?.title).to.equal('B is back');
+      expect(knowledge.metas.has('e.md')).to.equal(false);
+      // Read back, the changes are still against the same whole section.
+      await ctx.pages.write(testAuthor, { path: 'c.md', content: '# C again\n' });
+      await knowledge.persist();
+      expect(sectionFiles(index.path).metas).to.equal(whole);
+    } finally {
+      await knowledge.close();
+    }
+    knowledge = await open();
+    try {
+      expect(knowledge.metas.get('c.md')?.title).to.equal('C again');
+      expect(knowledge.metas.get('a.md')?.tags).to.include('new-tag');
+      expect(knowledge.metas.has('d.md')).to.equal(true);
+    } finally {
+      await knowledge.close();
+    }
+  });
+
+  it('saves them whole again once the changes pass their bound, then changes against that section', async () => {
+    const whole = sectionFiles(index.path).metas;
+    let knowledge = await open();
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) many[`n/p${i}.md`] = `# Page ${i}\n`;
+    await commit(many);
+    await knowledge.persist();
+    const rewritten = sectionFiles(index.path);
+    expect(rewritten.metas).to.not.equal(whole);
+    expect(rewritten).to.not.have.property('meta-changes');
+    await commit({ 'n/p1.md': '# Page one\n', 'n/p2.md': null });
+    const live = listed(knowledge);
+    await knowledge.close();
+    expect(sectionFiles(index.path).metas).to.equal(rewritten.metas);
+    knowledge = await open();
+    try {
+      expect(listed(knowledge)).to.deep.equal(live);
+      expect(knowledge.metas.get('n/p1.md')?.title).to.equal('Page one');
+      expect(knowledge.metas.size).to.equal(302);
+    } finally {
+      await knowledge.close();
+    }
+  });
+});
