@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { QuireError } from '../../../vault-store/errors.js';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
+import { until } from '../../helpers/until.js';
 
 /** The manifest's section entries: which file holds each. */
 function sectionFiles(indexDir: string): Record<string, string> {
@@ -77,6 +79,38 @@ describe('page metas saved as the changes since their whole section', () => {
       expect(knowledge.metas.get('c.md')?.title).to.equal('C again');
       expect(knowledge.metas.get('a.md')?.tags).to.include('new-tag');
       expect(knowledge.metas.has('d.md')).to.equal(true);
+    } finally {
+      await knowledge.close();
+    }
+  });
+
+  it('answers VAULT_BUSY and rebuilds when the changes were damaged after the open, never serving the whole section alone', async () => {
+    let knowledge = await open();
+    await ctx.pages.write(testAuthor, { path: 'd.md', content: '# D\n' });
+    await knowledge.close();
+    knowledge = await open();
+    try {
+      expect(knowledge.loadedFrom).to.equal('persisted');
+      const file = join(index.path, 'knowledge', sectionFiles(index.path)['meta-changes']);
+      const bytes = readFileSync(file);
+      bytes[bytes.length - 2] ^= 0x20;
+      writeFileSync(file, bytes);
+      let thrown: unknown;
+      try {
+        void knowledge.metas.size;
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).to.be.instanceOf(QuireError);
+      expect((thrown as QuireError).code).to.equal('VAULT_BUSY');
+      await until('the rebuild', 10_000, () => {
+        try {
+          return knowledge.metas.has('d.md');
+        } catch {
+          return false;
+        }
+      });
+      expect([...knowledge.metas.keys()].sort()).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md']);
     } finally {
       await knowledge.close();
     }
