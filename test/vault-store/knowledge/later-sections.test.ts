@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { QuireError } from '../../../vault-store/errors.js';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { Pages } from '../../../vault-store/pages.js';
+import { indexSections } from '../../helpers/index-sections.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { until } from '../../helpers/until.js';
@@ -12,13 +12,6 @@ const seed = {
   'a.md': '---\nrating: 4\n---\n# A\n\n- [ ] water the plants 📅 2030-01-02\n- [x] buy soil\n',
   'b.md': '---\nrating: 2\n---\n# B\n\nSee [[A]].\n',
 };
-
-/** The file the index manifest names for `section`. */
-function sectionFile(indexDir: string, section: string): string {
-  const text = readFileSync(join(indexDir, 'knowledge', 'manifest'), 'utf8');
-  const manifest = JSON.parse(text.slice(text.indexOf('{'))) as { sections: Record<string, { file: string }> };
-  return join(indexDir, 'knowledge', manifest.sections[section].file);
-}
 
 const allTasks = (k: Knowledge) => k.tasks({ status: 'all', limit: 100 }).tasks.map((t) => [t.path, t.text, t.done]);
 const rated = async (k: Knowledge) =>
@@ -48,7 +41,7 @@ describe('index sections left on disk by a warm open', () => {
       const knowledge = await open();
       try {
         expect(knowledge.loadedFrom).to.equal('persisted');
-        const file = sectionFile(index.path, section);
+        const file = indexSections(index.path)[section];
         const bytes = readFileSync(file);
         bytes[bytes.length - 2] ^= 0x20;
         writeFileSync(file, bytes);

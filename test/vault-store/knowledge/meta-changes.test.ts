@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { QuireError } from '../../../vault-store/errors.js';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
+import { indexSections } from '../../helpers/index-sections.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { until } from '../../helpers/until.js';
-
-/** The manifest's section entries: which file holds each. */
-function sectionFiles(indexDir: string): Record<string, string> {
-  const text = readFileSync(join(indexDir, 'knowledge', 'manifest'), 'utf8');
-  const { sections } = JSON.parse(text.slice(text.indexOf('{'))) as { sections: Record<string, { file: string }> };
-  return Object.fromEntries(Object.entries(sections).map(([name, { file }]) => [name, file]));
-}
 
 const listed = (k: Knowledge) => [...k.metas.values()].map((m) => JSON.stringify(m)).sort();
 
@@ -45,13 +38,13 @@ describe('page metas saved as the changes since their whole section', () => {
   });
 
   it('keeps the whole section through saves of a few changes, and a warm open sees every change', async () => {
-    const whole = sectionFiles(index.path).metas;
+    const whole = indexSections(index.path).metas;
     let knowledge = await open();
     await ctx.pages.write(testAuthor, { path: 'a.md', content: '# A again\n\n#new-tag\n' });
     await ctx.pages.write(testAuthor, { path: 'd.md', content: '# D\n\n[[C]]\n' });
     await ctx.pages.delete(testAuthor, { path: 'b.md' });
     await knowledge.persist();
-    const first = sectionFiles(index.path);
+    const first = indexSections(index.path);
     expect(first.metas).to.equal(whole);
     expect(first).to.have.property('meta-changes');
     // Saved again, the changes include the earlier ones: a page added and gone, and a page back.
@@ -60,7 +53,7 @@ describe('page metas saved as the changes since their whole section', () => {
     await ctx.pages.write(testAuthor, { path: 'b.md', content: '# B is back\n' });
     const live = listed(knowledge);
     await knowledge.close();
-    expect(sectionFiles(index.path).metas).to.equal(whole);
+    expect(indexSections(index.path).metas).to.equal(whole);
     knowledge = await open();
     try {
       expect(knowledge.loadedFrom).to.equal('persisted');
@@ -70,7 +63,7 @@ describe('page metas saved as the changes since their whole section', () => {
       // Read back, the changes are still against the same whole section.
       await ctx.pages.write(testAuthor, { path: 'c.md', content: '# C again\n' });
       await knowledge.persist();
-      expect(sectionFiles(index.path).metas).to.equal(whole);
+      expect(indexSections(index.path).metas).to.equal(whole);
     } finally {
       await knowledge.close();
     }
@@ -91,7 +84,7 @@ describe('page metas saved as the changes since their whole section', () => {
     knowledge = await open();
     try {
       expect(knowledge.loadedFrom).to.equal('persisted');
-      const file = join(index.path, 'knowledge', sectionFiles(index.path)['meta-changes']);
+      const file = indexSections(index.path)['meta-changes'];
       const bytes = readFileSync(file);
       bytes[bytes.length - 2] ^= 0x20;
       writeFileSync(file, bytes);
@@ -117,19 +110,19 @@ describe('page metas saved as the changes since their whole section', () => {
   });
 
   it('saves them whole again once the changes pass their bound, then changes against that section', async () => {
-    const whole = sectionFiles(index.path).metas;
+    const whole = indexSections(index.path).metas;
     let knowledge = await open();
     const many: Record<string, string> = {};
     for (let i = 0; i < 300; i++) many[`n/p${i}.md`] = `# Page ${i}\n`;
     await commit(many);
     await knowledge.persist();
-    const rewritten = sectionFiles(index.path);
+    const rewritten = indexSections(index.path);
     expect(rewritten.metas).to.not.equal(whole);
     expect(rewritten).to.not.have.property('meta-changes');
     await commit({ 'n/p1.md': '# Page one\n', 'n/p2.md': null });
     const live = listed(knowledge);
     await knowledge.close();
-    expect(sectionFiles(index.path).metas).to.equal(rewritten.metas);
+    expect(indexSections(index.path).metas).to.equal(rewritten.metas);
     knowledge = await open();
     try {
       expect(listed(knowledge)).to.deep.equal(live);

@@ -41,10 +41,9 @@ export function metPool(
 /** Whether, by a sample, under FEW_PASS of the pages of `met` that `lacks` can tell of (not undefined) pass it. */
 function fewPass(met: Int32Array, lacks: (id: number) => boolean | undefined): boolean {
   const step = Math.max(1, met.length / SAMPLE);
-  let sampled = 0;
   let known = 0;
   let passed = 0;
-  for (let at = 0; at < met.length; at += step, sampled++) {
+  for (let at = 0; at < met.length; at += step) {
     const lacking = lacks(met[Math.floor(at)]);
     if (lacking === undefined) continue;
     known += 1;
