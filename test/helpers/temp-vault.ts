@@ -15,6 +15,17 @@ export async function tempVault(seed: Record<string, string> = {}) {
   return { dir: dir.path, vault, pages, cleanup: dir.cleanup };
 }
 
+/** One commit writing (or, for null, deleting) each path, as one write of many pages does. */
+export function commitFiles(vault: Vault, files: Record<string, string | null>) {
+  return vault.exclusive(() =>
+    vault.commitChanges(
+      testAuthor,
+      'Many pages',
+      Object.entries(files).map(([path, text]) => ({ path, content: text === null ? null : Buffer.from(text) })),
+    ),
+  );
+}
+
 /** Runs system git in `dir` and returns stdout. */
 export function gitIn(dir: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8' });

@@ -5,7 +5,7 @@ import { pageFields } from './fields/page-fields.js';
 import type { LinkGraph } from './graph/link-graph.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
 import { jsonArrayChunks, parseSection, SavedSection, type Sections } from './persist.js';
-import { snapshotIndex } from './search/index-snapshot.js';
+import { snapshotIndex, type Written } from './search/index-snapshot.js';
 import type { SearchIndex } from './search/search-index.js';
 import { TaskIndex } from './tasks/task-index.js';
 
@@ -99,29 +99,31 @@ export function addParsed(state: State & { metas: Map<string, PageMeta> }, page:
 /**
  * What a save of the state writes, bodies aside: the index's sections, the page metas
  * (serialised later: a meta is replaced on change, never edited) whole or as the changes
- * since their whole section (see MetasBase), fields and tasks; and, when they go whole, the
- * base to give the section once written. Taken inside the write queue, or in the builder,
- * which owns its state alone.
+ * since their whole section (see MetasBase), fields and tasks; and what to run once they are
+ * written, which gives the sections that went whole to the bases of later saves. Taken inside
+ * the write queue, or in the builder, which owns its state alone.
  */
-export function stateSections(state: State): { sections: Sections; whole?: MetasBase } {
-  const sections = snapshotIndex(state.index);
+export function stateSections(state: State): { sections: Sections; written: Written[] } {
+  const { sections, written: index } = snapshotIndex(state.index);
+  const written = index ? [index] : [];
   sections.fields = state.fields.section();
   sections.tasks = state.tasks.section();
   const { metas, metasBase: base } = state;
   if (metas instanceof SavedSection) {
     sections.metas = metas;
     if (state.metaChanges) sections['meta-changes'] = state.metaChanges;
-    return { sections };
+    return { sections, written };
   }
   if (base?.saved && base.changed.size <= Math.max(CHANGES_MIN, metas.size / 8)) {
     sections.metas = base.saved;
     const rows = [...base.changed].map((path) => [path, metas.get(path) ?? null]);
     sections['meta-changes'] = () => jsonArrayChunks(rows);
-    return { sections };
+    return { sections, written };
   }
   const list = [...metas.values()];
   sections.metas = () => jsonArrayChunks(list);
-  // Changes from now on are against this list; its section once written is the base (see Knowledge.write).
-  state.metasBase = { changed: new Set() };
-  return { sections, whole: state.metasBase };
+  // Changes from now on are against this list; its section once written is the base.
+  const whole: MetasBase = (state.metasBase = { changed: new Set() });
+  written.push((saved) => (whole.saved = saved('metas')));
+  return { sections, written };
 }

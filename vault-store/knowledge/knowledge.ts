@@ -9,7 +9,7 @@ import { ask, retrievePassages, type AskAnswer, type AskInput, type Passage } fr
 import { buildFromHead } from './build.js';
 import type { Progress } from './build-snapshot.js';
 import { LinkGraph } from './graph/link-graph.js';
-import { applyChange, metasOf, stateSections, type MetasBase, type State } from './knowledge-state.js';
+import { applyChange, metasOf, stateSections, type State } from './knowledge-state.js';
 import type { PageMeta } from './page-meta.js';
 import { SavedSection, SnapshotStore, type PreparedSnapshot } from './persist.js';
 import { SaveTimer } from './save-timer.js';
@@ -17,6 +17,7 @@ import { PageDates } from './query/page-dates.js';
 import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
 import { restoreState, type LoadSource } from './restore-state.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
+import type { Written } from './search/index-snapshot.js';
 import type { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import type { TaskList, TaskQuery } from './tasks/task-query.js';
@@ -55,8 +56,8 @@ interface Capture {
   state: State;
   commit: string;
   snapshot: PreparedSnapshot;
-  /** The metas' base when they go whole: it takes their section once written. */
-  whole?: MetasBase;
+  /** Run once it is written (see stateSections). */
+  written: Written[];
 }
 
 /**
@@ -284,10 +285,10 @@ export class Knowledge {
   private async capture(): Promise<Capture | undefined> {
     if (this.saved.state === this.state && this.saved.commit === this.commit) return undefined;
     const { state, commit } = this;
-    const { sections, whole } = stateSections(state);
+    const { sections, written } = stateSections(state);
     const { table, ...append } = await state.index.bodies.save();
     sections['body-table'] = table;
-    return { state, commit, snapshot: this.store.prepare(commit, sections, append), whole };
+    return { state, commit, snapshot: this.store.prepare(commit, sections, append), written };
   }
 
   /**
@@ -299,7 +300,7 @@ export class Knowledge {
     if (!capture) return;
     await this.saves.timed(() => this.store.write(capture.snapshot));
     this.saved = { state: capture.state, commit: capture.commit };
-    if (capture.whole) capture.whole.saved = this.store.saved('metas');
+    for (const done of capture.written) done((name) => this.store.saved(name));
   }
 }
 

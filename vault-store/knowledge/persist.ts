@@ -9,7 +9,7 @@ import { sumInTurns, sumOf, syncFile, writeStream, writeSynced, type SectionStre
 export type { SectionStream };
 
 /** Bumped whenever what is persisted changes shape or meaning; an older folder is simply rebuilt. */
-export const FORMAT_VERSION = 12;
+export const FORMAT_VERSION = 13;
 const MANIFEST = 'manifest';
 const MAGIC = 'quire-knowledge';
 /**
@@ -96,6 +96,8 @@ export interface Snapshot {
   sections: LoadedSections;
   /** The sections `open` was told to leave on disk. */
   later: Record<string, SavedSection>;
+  /** Any section as the manifest names it, unread (see SnapshotStore.saved). */
+  saved: (name: string) => SavedSection | undefined;
   append?: AppendFile;
 }
 
@@ -151,7 +153,8 @@ export class SnapshotStore {
       const section = store.saved(name);
       if (section) saved[name] = section;
     }
-    return { store, snapshot: { commit: current.commit, sections, later: saved, append: current.append } };
+    const named = (name: string) => store.saved(name);
+    return { store, snapshot: { commit: current.commit, sections, later: saved, saved: named, append: current.append } };
   }
 
   /**

@@ -29,7 +29,7 @@ export async function restoreState(
     const state: State = {
       metas,
       metaChanges: snapshot.later['meta-changes'],
-      index: restoreIndex(snapshot.sections, bodies),
+      index: restoreIndex(snapshot.sections, bodies, snapshot.saved),
       fields: new FieldIndex(fields),
       tasks: new TaskIndex(tasks),
     };

@@ -4,7 +4,7 @@ import { QuireError } from '../../../vault-store/errors.js';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
 import { indexSections } from '../../helpers/index-sections.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { tempVault, testAuthor } from '../../helpers/temp-vault.js';
+import { commitFiles, tempVault, testAuthor } from '../../helpers/temp-vault.js';
 import { until } from '../../helpers/until.js';
 
 const listed = (k: Knowledge) => [...k.metas.values()].map((m) => JSON.stringify(m)).sort();
@@ -17,15 +17,7 @@ describe('page metas saved as the changes since their whole section', () => {
   let ctx: Awaited<ReturnType<typeof tempVault>>;
   let index: ReturnType<typeof tempDir>;
   const open = () => Knowledge.open(ctx.vault, { indexDir: index.path, persistDelayMs: false });
-  /** One commit writing (or, for null, deleting) each path. */
-  const commit = (files: Record<string, string | null>) =>
-    ctx.vault.exclusive(() =>
-      ctx.vault.commitChanges(
-        testAuthor,
-        'Many pages',
-        Object.entries(files).map(([path, text]) => ({ path, content: text === null ? null : Buffer.from(text) })),
-      ),
-    );
+  const commit = (files: Record<string, string | null>) => commitFiles(ctx.vault, files);
 
   beforeEach(async () => {
     ctx = await tempVault({ 'a.md': '# A\n\nSee [[B]].\n', 'b.md': '---\ntags: [x]\n---\n# B\n', 'c.md': '# C\n' });

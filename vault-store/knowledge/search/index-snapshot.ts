@@ -1,11 +1,15 @@
-import type { LoadedSections, Sections, SectionStream } from '../persist.js';
+import type { LoadedSections, SavedSection, Sections, SectionStream } from '../persist.js';
 import type { BodyStore } from './body-store.js';
-import { docsSection, readDocsSection } from './docs-section.js';
+import { applyDocChanges, docChangesSection, savesChanges, type DocsBase } from './docs-base.js';
+import { docsSection, readDocsSection, type DocFields } from './docs-section.js';
 import { fromSections, ownBuffer, type PostingsSections } from './pack-postings.js';
 import { RestoredDoc, SavedTables, tableSpan, type TableSpan } from './restored-doc.js';
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { TermStats } from './term-stats.js';
 import { FIELD_COUNT } from './term-table.js';
+
+/** Run once the save that took the sections is written, with the store's handles of what it wrote. */
+export type Written = (saved: (name: string) => SavedSection | undefined) => void;
 
 /**
  * The search index as persisted sections: documents, vocabulary and its counts, term tables,
@@ -14,34 +18,77 @@ import { FIELD_COUNT } from './term-table.js';
  * noted: a page's doc and term table are replaced on change, never edited, and the vocabulary
  * only grows. The sections are made from them when the save is written, outside the queue
  * (made inside it, with their checksums, they held writes up for 40–100 ms every save).
+ * The docs and tables go whole now and then, and as the pages changed since in between (see
+ * DocsBase); when they go whole, `written` gives the new base its sections.
  */
-export function snapshotIndex(index: SearchIndex): Sections {
+export function snapshotIndex(index: SearchIndex): { sections: Sections; written?: Written } {
   const docs = [...index.docs];
   const lengths = index.lengths.slice(0, docs.length * FIELD_COUNT);
   // Small (4 bytes a term), and later commits change the counts.
   const df = index.stats.docFreqs();
-  return {
-    docs: () => docsSection(docs, lengths),
+  const sections: Sections = {
     terms: () => vocabularySection(index.stats, df.length),
     df: bytes(df),
-    offsets: () => tableOffsets(docs),
-    tables: () => tableRuns(docs),
     ...postingsSections(index),
+  };
+  const { base } = index;
+  if (savesChanges(base, index.size)) {
+    // As they are now: pages changed while the save is written are the next one's.
+    const changed = [...base.changed].sort((a, b) => a - b);
+    const since = { ...base, changed: new Set(changed) };
+    Object.assign(sections, {
+      docs: base.docs,
+      tables: base.tables,
+      'doc-changes': () => docChangesSection(changed, docs, lengths),
+      'table-changes': () => tableRuns(changed.map((id) => docs[id])),
+      offsets: () => bytes(tableSpans(docs, since).spans),
+    });
+    return { sections };
+  }
+  // Changes from now on are against these sections; once written they are the base.
+  const whole: DocsBase = (index.base = { spans: new Uint32Array(0), size: 0, changed: new Set() });
+  Object.assign(sections, {
+    docs: () => docsSection(docs, lengths),
+    tables: () => tableRuns(docs),
+    offsets: () => {
+      ({ spans: whole.spans, end: whole.size } = tableSpans(docs));
+      return bytes(whole.spans);
+    },
+  });
+  return {
+    sections,
+    written: (saved) => {
+      whole.docs = saved('docs');
+      whole.tables = saved('tables');
+    },
   };
 }
 
-/** Where each page's table starts in the `tables` section. */
-function tableOffsets(docs: readonly (IndexedDoc | undefined)[]): Uint8Array {
-  const offsets = new Uint32Array(docs.length + 1);
-  docs.forEach((d, i) => (offsets[i + 1] = offsets[i] + (d ? (d.termBytes?.() ?? d.terms.bytes.length) : 0)));
-  return bytes(offsets);
+/**
+ * Where each page's table lies, start and end: one after another in id order, or with `base`,
+ * as there for the pages unchanged since and one after another past its end for the others.
+ */
+function tableSpans(docs: readonly (IndexedDoc | undefined)[], base?: DocsBase): { spans: Uint32Array; end: number } {
+  const spans = new Uint32Array(2 * docs.length);
+  let at = base?.size ?? 0;
+  docs.forEach((doc, id) => {
+    if (!doc) return;
+    if (base && !base.changed.has(id)) {
+      if (2 * id + 1 >= base.spans.length) throw new Error(`page ${id} is neither in the saved tables nor changed since`);
+      spans.set(base.spans.subarray(2 * id, 2 * id + 2), 2 * id);
+      return;
+    }
+    spans[2 * id] = at;
+    spans[2 * id + 1] = at += doc.termBytes?.() ?? doc.terms.bytes.length;
+  });
+  return { spans, end: at };
 }
 
 /** Bytes a piece of the `tables` section holds at most. */
 const RUN_BYTES = 1 << 20;
 
 /**
- * The pages' tables one after another, as views of where they lie: a run of tables adjacent
+ * Pages' tables one after another, as views of where they lie: a run of tables adjacent
  * in memory (restored ones in their section, tables made one after another in a slab chunk)
  * is one piece, so nothing is copied and no object is made per page. Each page's table as a
  * piece of its own (a view, and a table object for each restored one) held ~75 MB of a save's
@@ -84,16 +131,23 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (made ??= make());
 }
 
-/** Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the store saved with it. */
-export function restoreIndex(sections: LoadedSections, bodies: BodyStore): SearchIndex {
+/**
+ * Throws when a section is missing or inconsistent; the caller rebuilds. `bodies` is the
+ * store saved with it; `saved`, the store's handles of the sections, which become the base
+ * later saves write their changes against (see DocsBase).
+ */
+export function restoreIndex(sections: LoadedSections, bodies: BodyStore, saved?: (name: string) => SavedSection | undefined): SearchIndex {
   if (!sections.docs || !sections.tables) throw new Error('missing sections');
   const read: { tables?: SavedTables } = {};
   const tables = () => read.tables!;
-  const saved = readDocsSection(sections.docs, (id, fields) => new RestoredDoc(id, fields, tables));
-  const docs = saved.docs;
-  // A copy: the view would keep the whole docs section (its strings are decoded already).
-  const lengths = saved.lengths.slice();
-  read.tables = new SavedTables(typed(Uint32Array, sections.offsets), sections.tables, lengths);
+  const make = (id: number, fields: DocFields) => new RestoredDoc(id, fields, tables);
+  const whole = readDocsSection(sections.docs, make);
+  // The lengths copied either way: a view would keep the whole docs section (its strings are decoded already).
+  const { docs, lengths, changed } = sections['doc-changes']
+    ? applyDocChanges(sections['doc-changes'], whole, make)
+    : { ...whole, lengths: whole.lengths.slice(), changed: new Set<number>() };
+  const changes = sections['table-changes'] ?? new Uint8Array(0);
+  read.tables = new SavedTables(typed(Uint32Array, sections.offsets), sections.tables, changes, lengths);
   const stats = readVocabularySection(sections.terms);
   const totalLen = new Array<number>(FIELD_COUNT).fill(0);
   let count = 0;
@@ -105,7 +159,15 @@ export function restoreIndex(sections: LoadedSections, bodies: BodyStore): Searc
   }
   stats.restoreCounts(typed(Uint32Array, sections.df), count, totalLen);
   if (bodies.size > docs.length) throw new Error('inconsistent bodies');
-  return new SearchIndex(docs, stats, fromSections(sections), bodies, lengths, sections.tables.byteLength);
+  const index = new SearchIndex(docs, stats, fromSections(sections), bodies, lengths, sections.tables.byteLength + changes.byteLength);
+  index.base = {
+    docs: saved?.('docs'),
+    tables: saved?.('tables'),
+    spans: read.tables.spans,
+    size: sections.tables.byteLength,
+    changed,
+  };
+  return index;
 }
 
 /** The vocabulary: its size, the term ids in sorted order, then the terms by id, NUL-separated (no term holds one). */

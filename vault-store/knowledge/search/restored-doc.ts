@@ -3,40 +3,56 @@ import type { DocFields } from './docs-section.js';
 import { FIELD_COUNT, type DocTerms } from './term-table.js';
 
 /**
- * The term tables as saved: every page's packed table one after another (`tables`) and where
- * each starts (`offsets`), cut per page when a page's table is first read. A view per page
- * made at open was a quarter of a warm start at 100k pages; most pages are never scored
- * before they change.
+ * The term tables as saved: every page's packed table in `tables` (as last saved whole) or,
+ * for the pages changed since, in `changes` (see DocsBase), and where each lies (`spans`:
+ * start and end per page, in `tables` followed by `changes`), cut per page when a page's table
+ * is first read. A view per page made at open was a quarter of a warm start at 100k pages;
+ * most pages are never scored before they change.
  */
 export class SavedTables {
-  /** `lengths`: FIELD_COUNT per page, as the docs section holds them. Throws when they do not add up. */
+  /** `lengths`: FIELD_COUNT per page, as the docs sections hold them. Throws when they do not add up. */
   constructor(
-    private readonly offsets: Uint32Array,
+    readonly spans: Uint32Array,
     private readonly tables: Uint8Array,
+    private readonly changes: Uint8Array,
     private readonly lengths: Uint32Array,
   ) {
     const pages = lengths.length / FIELD_COUNT;
-    if (offsets.length !== pages + 1 || offsets[pages] !== tables.length) throw new Error('inconsistent term tables');
-    for (let id = 0; id < pages; id++) if (offsets[id] > offsets[id + 1]) throw new Error('inconsistent term tables');
+    const base = tables.length;
+    if (spans.length !== 2 * pages) throw new Error('inconsistent term tables');
+    for (let id = 0; id < pages; id++) {
+      const [start, end] = [spans[2 * id], spans[2 * id + 1]];
+      // A table lies wholly in one of the two.
+      if (start > end || end > base + changes.length || (start < base && end > base)) throw new Error('inconsistent term tables');
+    }
   }
 
   /** Bytes of page `id`'s table, without cutting it. */
   bytesOf(id: number): number {
-    return this.offsets[id + 1] - this.offsets[id];
+    return this.spans[2 * id + 1] - this.spans[2 * id];
   }
 
-  /** Where page `id`'s table lies in the section's buffer, without cutting a view. */
+  /** Where page `id`'s table lies in the sections' buffers, without cutting a view. */
   spanOf(id: number, span: TableSpan): void {
-    span.buffer = this.tables.buffer;
-    span.offset = this.tables.byteOffset + this.offsets[id];
+    const [bytes, start] = this.place(id);
+    span.buffer = bytes.buffer;
+    span.offset = bytes.byteOffset + start;
     span.length = this.bytesOf(id);
   }
 
   of(id: number): DocTerms {
+    const [bytes, start] = this.place(id);
     return {
-      bytes: this.tables.subarray(this.offsets[id], this.offsets[id + 1]),
+      bytes: bytes.subarray(start, start + this.bytesOf(id)),
       lens: Array.from(this.lengths.subarray(id * FIELD_COUNT, (id + 1) * FIELD_COUNT)),
     };
+  }
+
+  /** The section page `id`'s table is in, and where it starts there. */
+  private place(id: number): [Uint8Array, number] {
+    const start = this.spans[2 * id];
+    const base = this.tables.length;
+    return start < base || this.bytesOf(id) === 0 ? [this.tables, start] : [this.changes, start - base];
   }
 }
 

@@ -1,4 +1,5 @@
 import { BodyStore } from './body-store.js';
+import type { DocsBase } from './docs-base.js';
 import type { IndexedDoc, IndexedDocs, IndexedPage } from './indexed-docs.js';
 import type { PackedPostings } from './pack-postings.js';
 import { PairFilters } from './pair-filter.js';
@@ -35,6 +36,8 @@ export class SearchIndex implements IndexedDocs {
   readonly pairs = new PairFilters();
   /** Bytes of the live pages' term tables (what the slab holds beyond them is dead). */
   private tableBytes = 0;
+  /** The docs and tables as last saved whole, and the pages changed since (set by the save and the restore). */
+  base?: DocsBase;
 
   /**
    * `packed`: the postings of exactly `docs` (restored), or none to file them anew;
@@ -104,6 +107,7 @@ export class SearchIndex implements IndexedDocs {
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
     const id = existing ?? this.free.pop() ?? this.docs.length;
     if (existing !== undefined) this.unindex(existing);
+    this.base?.changed.add(id);
     const terms = this.stats.add(fieldTexts(page));
     this.tableBytes += terms.bytes.length;
     this.docs[id] = { id, path: page.path, title: page.title, hash: page.hash, tags: page.tags, terms };
@@ -118,6 +122,7 @@ export class SearchIndex implements IndexedDocs {
     const id = this.ids.get(path);
     if (id === undefined) return;
     this.unindex(id);
+    this.base?.changed.add(id);
     this.docs[id] = undefined;
     this.bodies.delete(id);
     this.ids.delete(path);
@@ -131,6 +136,7 @@ export class SearchIndex implements IndexedDocs {
    */
   memoryBytes(): number {
     let bytes = this.postings.memoryBytes() + this.pairs.memoryBytes() + this.stats.memoryBytes() + this.lens.byteLength;
+    bytes += (this.base?.spans.byteLength ?? 0) + 8 * (this.base?.changed.size ?? 0);
     for (const doc of this.docs) {
       if (!doc) continue;
       bytes += DOC_OVERHEAD + 2 * (doc.path.length + doc.title.length + doc.hash.length);
