@@ -11,13 +11,12 @@ import type { Progress } from './build-snapshot.js';
 import { LinkGraph } from './graph/link-graph.js';
 import { applyChange, metasOf, stateSections, type State } from './knowledge-state.js';
 import type { PageMeta } from './page-meta.js';
-import { SavedSection, SnapshotStore, type PreparedSnapshot } from './persist.js';
+import { SnapshotStore, type PreparedSnapshot, type Written } from './persist.js';
 import { SaveTimer } from './save-timer.js';
 import { PageDates } from './query/page-dates.js';
 import { runQuery, type QueryInput, type QueryPage } from './query/run-query.js';
 import { restoreState, type LoadSource } from './restore-state.js';
 import type { SearchHit, SearchOptions } from './search/run-search.js';
-import type { Written } from './search/index-snapshot.js';
 import type { SearchIndex } from './search/search-index.js';
 import { similar, type SimilarHit, type SimilarInput } from './similar.js';
 import type { TaskList, TaskQuery } from './tasks/task-query.js';
@@ -47,7 +46,7 @@ export interface SearchResultSet {
 const INDEX_FOLDER = 'knowledge';
 const OLD_INDEX_FILE = 'knowledge.idx';
 /** Sections a warm open leaves on disk until first asked for: no search reads them. */
-const LATER = ['metas', 'meta-changes', 'fields', 'tasks'];
+const LATER = ['metas', 'meta-changes', 'fields', 'field-changes', 'tasks', 'task-changes'];
 /** Below this, a builder's start (~0.1 s, more from sources) costs more than the few MB a build in the thread leaves behind. */
 const BUILDER_MIN_PAGES = 2000;
 
@@ -146,8 +145,8 @@ export class Knowledge {
   memoryBytes(): number {
     const { index, graph, metas } = this.state;
     let bytes = index.memoryBytes() + (graph?.memoryBytes() ?? 0) + this.state.fields.memoryBytes() + this.state.tasks.memoryBytes();
-    if (metas instanceof SavedSection) return bytes;
-    for (const meta of metas.values()) bytes += metaBytes(meta);
+    if (!metas.loaded) return bytes;
+    for (const meta of metas.map().values()) bytes += metaBytes(meta);
     return bytes;
   }
 

@@ -68,6 +68,8 @@ export class SavedSection {
  */
 export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes> | SectionStream) | SavedSection;
 export type Sections = Record<string, SectionValue>;
+/** Run once the save that took some sections is written, with the store's handles of what it wrote. */
+export type Written = (saved: (name: string) => SavedSection | undefined) => void;
 /** Sections as read back: each one file's bytes, in a buffer of its own. */
 export type LoadedSections = Record<string, Uint8Array>;
 

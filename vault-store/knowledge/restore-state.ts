@@ -1,7 +1,7 @@
 import { diffPages } from '../history/tree-diff.js';
 import type { Vault } from '../vault.js';
 import { FieldIndex } from './fields/field-index.js';
-import { applyChange, type State } from './knowledge-state.js';
+import { applyChange, metaSection, type State } from './knowledge-state.js';
 import type { Snapshot } from './persist.js';
 import { BodyStore } from './search/body-store.js';
 import { restoreIndex } from './search/index-snapshot.js';
@@ -24,14 +24,16 @@ export async function restoreState(
   const bodies = await BodyStore.open(dir, snapshot.append, snapshot.sections['body-table']).catch(() => undefined);
   try {
     if (!bodies) throw new Error('no bodies');
-    const { metas, fields, tasks } = snapshot.later;
-    if (!metas || !fields || !tasks) throw new Error('a section is missing');
+    const { later } = snapshot;
+    const saved = (whole: string, changes: string) => {
+      if (!later[whole]) throw new Error('a section is missing');
+      return { whole: later[whole], changes: later[changes] };
+    };
     const state: State = {
-      metas,
-      metaChanges: snapshot.later['meta-changes'],
+      metas: metaSection(saved('metas', 'meta-changes')),
       index: restoreIndex(snapshot.sections, bodies, snapshot.saved),
-      fields: new FieldIndex(fields),
-      tasks: new TaskIndex(tasks),
+      fields: new FieldIndex(saved('fields', 'field-changes')),
+      tasks: new TaskIndex(saved('tasks', 'task-changes')),
     };
     if (snapshot.commit === vault.head) return { state, source: 'persisted' };
     const { tree: before } = await vault.repo.objects.commit(snapshot.commit);

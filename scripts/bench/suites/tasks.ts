@@ -13,13 +13,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashBlob } from '../../../vault-store/git/hash-blob.js';
 import { pageMeta } from '../../../vault-store/knowledge/page-meta.js';
-import type { SectionBytes } from '../../../vault-store/knowledge/persist.js';
 import { pageTasks } from '../../../vault-store/knowledge/tasks/task.js';
 import { TaskIndex } from '../../../vault-store/knowledge/tasks/task-index.js';
 import type { TaskQuery } from '../../../vault-store/knowledge/tasks/task-query.js';
 import { parsePage } from '../../../vault-store/page.js';
 import { listItem } from '../../../vault-store/markdown/list-items.js';
 import { benchVault, round, summarize } from '../fixture.js';
+import { savedCopy } from '../saved-copy.js';
 
 const TODAY = Date.UTC(2026, 10, 26);
 const DAY = 86_400_000;
@@ -74,8 +74,6 @@ function time(run: () => unknown, n: number): { p50: number; p99: number; n: num
   return summarize(samples);
 }
 
-const bytesOf = (section: SectionBytes) => (Array.isArray(section) ? section : [section]).reduce((n, c) => n + c.byteLength, 0);
-
 export default async function (options: string[]): Promise<Record<string, unknown>> {
   const at = options.indexOf('--n');
   const n = at >= 0 ? Number(options[at + 1]) : 10_000;
@@ -116,10 +114,9 @@ export default async function (options: string[]): Promise<Record<string, unknow
   const fileMs = performance.now() - t0;
   const tasks = index.query({ status: 'all', limit: 1 }).total;
 
-  const section = (index.section() as () => SectionBytes)();
-  const saved = Buffer.concat(Array.isArray(section) ? section : [section]);
+  const { section, bytes: savedBytes } = await savedCopy(index.sections(manifest.paths.length).sections.tasks);
   let restored: TaskIndex | undefined;
-  const restoreMs = time(() => (restored = new TaskIndex(saved)).query({ status: 'all', limit: 1 }), 5);
+  const restoreMs = time(() => (restored = new TaskIndex({ whole: section })).query({ status: 'all', limit: 1 }), 5);
   const consistent =
     JSON.stringify(restored!.query({ status: 'all', limit: 1000 })) === JSON.stringify(index.query({ status: 'all', limit: 1000 }));
 
@@ -161,7 +158,7 @@ export default async function (options: string[]): Promise<Record<string, unknow
     heap_mb: round(heapBytes / 2 ** 20),
     heap_bytes_per_page: Math.round(heapBytes / n),
     estimate_mb: round(index.memoryBytes() / 2 ** 20),
-    section_mb: round(bytesOf(saved) / 2 ** 20),
+    section_mb: round(savedBytes / 2 ** 20),
     restore_and_first_query_ms: restoreMs,
     restore_consistent: consistent,
     queries: results,

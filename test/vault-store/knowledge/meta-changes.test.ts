@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { QuireError } from '../../../vault-store/errors.js';
 import { Knowledge } from '../../../vault-store/knowledge/knowledge.js';
-import { indexSections } from '../../helpers/index-sections.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { commitFiles, tempVault, testAuthor } from '../../helpers/temp-vault.js';
+import { savedIndex } from '../../helpers/saved-index.js';
 import { until } from '../../helpers/until.js';
 
 const listed = (k: Knowledge) => [...k.metas.values()].map((m) => JSON.stringify(m)).sort();
@@ -14,69 +12,49 @@ const listed = (k: Knowledge) => [...k.metas.values()].map((m) => JSON.stringify
  * the whole section's file, kept as it is: a warm open reads both back into what was live.
  */
 describe('page metas saved as the changes since their whole section', () => {
-  let ctx: Awaited<ReturnType<typeof tempVault>>;
-  let index: ReturnType<typeof tempDir>;
-  const open = () => Knowledge.open(ctx.vault, { indexDir: index.path, persistDelayMs: false });
-  const commit = (files: Record<string, string | null>) => commitFiles(ctx.vault, files);
-
-  beforeEach(async () => {
-    ctx = await tempVault({ 'a.md': '# A\n\nSee [[B]].\n', 'b.md': '---\ntags: [x]\n---\n# B\n', 'c.md': '# C\n' });
-    index = tempDir('quire-index-');
-    await (await open()).close();
-  });
-  afterEach(() => {
-    ctx.cleanup();
-    index.cleanup();
-  });
+  const t = savedIndex({ 'a.md': '# A\n\nSee [[B]].\n', 'b.md': '---\ntags: [x]\n---\n# B\n', 'c.md': '# C\n' });
 
   it('keeps the whole section through saves of a few changes, and a warm open sees every change', async () => {
-    const whole = indexSections(index.path).metas;
-    let knowledge = await open();
-    await ctx.pages.write(testAuthor, { path: 'a.md', content: '# A again\n\n#new-tag\n' });
-    await ctx.pages.write(testAuthor, { path: 'd.md', content: '# D\n\n[[C]]\n' });
-    await ctx.pages.delete(testAuthor, { path: 'b.md' });
+    const whole = t.sections().metas;
+    const knowledge = await t.open();
+    await t.write('a.md', '# A again\n\n#new-tag\n');
+    await t.write('d.md', '# D\n\n[[C]]\n');
+    await t.delete('b.md');
     await knowledge.persist();
-    const first = indexSections(index.path);
+    const first = t.sections();
     expect(first.metas).to.equal(whole);
     expect(first).to.have.property('meta-changes');
     // Saved again, the changes include the earlier ones: a page added and gone, and a page back.
-    await ctx.pages.write(testAuthor, { path: 'e.md', content: '# E\n' });
-    await ctx.pages.delete(testAuthor, { path: 'e.md' });
-    await ctx.pages.write(testAuthor, { path: 'b.md', content: '# B is back\n' });
+    await t.write('e.md', '# E\n');
+    await t.delete('e.md');
+    await t.write('b.md', '# B is back\n');
     const live = listed(knowledge);
     await knowledge.close();
-    expect(indexSections(index.path).metas).to.equal(whole);
-    knowledge = await open();
-    try {
+    expect(t.sections().metas).to.equal(whole);
+    await t.opened(async (knowledge) => {
       expect(knowledge.loadedFrom).to.equal('persisted');
       expect(listed(knowledge)).to.deep.equal(live);
       expect(knowledge.metas.get('b.md')?.title).to.equal('B is back');
       expect(knowledge.metas.has('e.md')).to.equal(false);
       // Read back, the changes are still against the same whole section.
-      await ctx.pages.write(testAuthor, { path: 'c.md', content: '# C again\n' });
+      await t.write('c.md', '# C again\n');
       await knowledge.persist();
-      expect(indexSections(index.path).metas).to.equal(whole);
-    } finally {
-      await knowledge.close();
-    }
-    knowledge = await open();
-    try {
+      expect(t.sections().metas).to.equal(whole);
+    });
+    await t.opened(async (knowledge) => {
       expect(knowledge.metas.get('c.md')?.title).to.equal('C again');
       expect(knowledge.metas.get('a.md')?.tags).to.include('new-tag');
       expect(knowledge.metas.has('d.md')).to.equal(true);
-    } finally {
-      await knowledge.close();
-    }
+    });
   });
 
   it('answers VAULT_BUSY and rebuilds when the changes were damaged after the open, never serving the whole section alone', async () => {
-    let knowledge = await open();
-    await ctx.pages.write(testAuthor, { path: 'd.md', content: '# D\n' });
+    const knowledge = await t.open();
+    await t.write('d.md', '# D\n');
     await knowledge.close();
-    knowledge = await open();
-    try {
+    await t.opened(async (knowledge) => {
       expect(knowledge.loadedFrom).to.equal('persisted');
-      const file = indexSections(index.path)['meta-changes'];
+      const file = t.sections()['meta-changes'];
       const bytes = readFileSync(file);
       bytes[bytes.length - 2] ^= 0x20;
       writeFileSync(file, bytes);
@@ -96,32 +74,44 @@ describe('page metas saved as the changes since their whole section', () => {
         }
       });
       expect([...knowledge.metas.keys()].sort()).to.deep.equal(['a.md', 'b.md', 'c.md', 'd.md']);
+    });
+  });
+
+  it('leaves the metas on disk through writes after a warm open, the changes noted beside them', async () => {
+    const knowledge = await t.open();
+    try {
+      // Damaged after the open: a write that read the metas would fail to file its page.
+      const file = t.sections().metas;
+      const bytes = readFileSync(file);
+      bytes[bytes.length - 2] ^= 0x20;
+      writeFileSync(file, bytes);
+      await t.write('d.md', '# D\n\nDelphinium.\n');
+      await t.delete('c.md');
+      expect(knowledge.search('delphinium').results.map((r) => r.path)).to.deep.equal(['d.md']);
+      expect(() => knowledge.metas.size).to.throw(QuireError, /rebuilt/);
     } finally {
       await knowledge.close();
     }
   });
 
   it('saves them whole again once the changes pass their bound, then changes against that section', async () => {
-    const whole = indexSections(index.path).metas;
-    let knowledge = await open();
+    const whole = t.sections().metas;
+    const knowledge = await t.open();
     const many: Record<string, string> = {};
     for (let i = 0; i < 300; i++) many[`n/p${i}.md`] = `# Page ${i}\n`;
-    await commit(many);
+    await t.commit(many);
     await knowledge.persist();
-    const rewritten = indexSections(index.path);
+    const rewritten = t.sections();
     expect(rewritten.metas).to.not.equal(whole);
     expect(rewritten).to.not.have.property('meta-changes');
-    await commit({ 'n/p1.md': '# Page one\n', 'n/p2.md': null });
+    await t.commit({ 'n/p1.md': '# Page one\n', 'n/p2.md': null });
     const live = listed(knowledge);
     await knowledge.close();
-    expect(indexSections(index.path).metas).to.equal(rewritten.metas);
-    knowledge = await open();
-    try {
+    expect(t.sections().metas).to.equal(rewritten.metas);
+    await t.opened(async (knowledge) => {
       expect(listed(knowledge)).to.deep.equal(live);
       expect(knowledge.metas.get('n/p1.md')?.title).to.equal('Page one');
       expect(knowledge.metas.size).to.equal(302);
-    } finally {
-      await knowledge.close();
-    }
+    });
   });
 });

@@ -1,30 +1,28 @@
-import { jsonEntries, parseSection, type SavedSection, type SectionValue } from '../persist.js';
+import { KeyedSection, entriesFormat } from '../keyed-section.js';
+import type { SavedSection, Sections, Written } from '../persist.js';
 import type { FieldValue, PageFields } from './page-fields.js';
-
-type Row = [path: string, fields: PageFields];
 
 /**
  * Every page's front-matter fields, for queries: only pages that have some, and how many
- * pages use each key (a `sort` must name a field some page has). Persisted as its own
- * section, `fields`, and, like the page metas, left on disk by a warm open until first
- * asked for. A page's fields are replaced on change, never edited, so a save
- * serialises them outside the write queue.
+ * pages use each key (a `sort` must name a field some page has). Persisted as `fields`, and
+ * `field-changes` between its whole saves; like the page metas, left on disk by a warm open
+ * until first asked for (see KeyedSection). A page's fields are replaced on change, never
+ * edited, so a save serialises them outside the write queue.
  */
 export class FieldIndex {
-  private pages: Map<string, PageFields> | undefined;
-  private keyCounts = new Map<string, number>();
+  private readonly rows: KeyedSection<PageFields>;
+  /** Made when the rows are first read. */
+  private keyCounts: Map<string, number> | undefined;
 
-  constructor(private saved?: SavedSection) {
-    if (!saved) this.pages = new Map();
+  constructor(saved?: { whole: SavedSection; changes?: SavedSection }) {
+    this.rows = new KeyedSection({ whole: 'fields', changes: 'field-changes' }, entriesFormat<PageFields>(), saved);
   }
 
   /** Replaces a page's fields (none: the page has no front-matter fields). */
   set(path: string, fields: PageFields | undefined): void {
-    const pages = this.loaded();
-    this.count(pages.get(path), -1);
-    if (fields) pages.set(path, fields);
-    else pages.delete(path);
-    this.count(fields, 1);
+    if (this.keyCounts) this.count(this.rows.map().get(path), -1);
+    this.rows.set(path, fields);
+    if (this.keyCounts) this.count(fields, 1);
   }
 
   delete(path: string): void {
@@ -32,42 +30,41 @@ export class FieldIndex {
   }
 
   get(path: string): PageFields | undefined {
-    return this.loaded().get(path);
+    return this.pages().get(path);
   }
 
   /** Whether some page has front-matter key `key` (case-folded). */
   hasKey(key: string): boolean {
-    this.loaded();
-    return this.keyCounts.has(key);
+    this.pages();
+    return this.keyCounts!.has(key);
   }
 
-  /** The section: the saved one while never read, else rows made when the save writes them. */
-  section(): SectionValue {
-    return this.pages ? jsonEntries(this.pages) : this.saved!;
+  sections(pages: number): { sections: Sections; written?: Written } {
+    return this.rows.sections(pages);
   }
 
   /** Estimated heap bytes: per page its map entry and object, per value its size. */
   memoryBytes(): number {
-    if (!this.pages) return 0;
     let bytes = 0;
-    for (const [path, fields] of this.pages) bytes += 80 + path.length + valueBytes(fields);
+    for (const [path, fields] of this.rows.loaded ? this.rows.map() : this.rows.pending)
+      bytes += 80 + path.length + (fields ? valueBytes(fields) : 0);
     return bytes;
   }
 
-  private loaded(): Map<string, PageFields> {
-    if (!this.pages) {
-      this.pages = new Map(parseSection<Row[]>(this.saved!.read()));
-      this.saved = undefined;
-      for (const fields of this.pages.values()) this.count(fields, 1);
+  private pages(): Map<string, PageFields> {
+    const pages = this.rows.map();
+    if (!this.keyCounts) {
+      this.keyCounts = new Map();
+      for (const fields of pages.values()) this.count(fields, 1);
     }
-    return this.pages;
+    return pages;
   }
 
   private count(fields: PageFields | undefined, by: 1 | -1): void {
     for (const key of fields ? Object.keys(fields) : []) {
-      const n = (this.keyCounts.get(key) ?? 0) + by;
-      if (n > 0) this.keyCounts.set(key, n);
-      else this.keyCounts.delete(key);
+      const n = (this.keyCounts!.get(key) ?? 0) + by;
+      if (n > 0) this.keyCounts!.set(key, n);
+      else this.keyCounts!.delete(key);
     }
   }
 }

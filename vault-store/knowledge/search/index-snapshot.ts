@@ -1,4 +1,4 @@
-import type { LoadedSections, SavedSection, Sections, SectionStream } from '../persist.js';
+import type { LoadedSections, SavedSection, Sections, SectionStream, Written } from '../persist.js';
 import type { BodyStore } from './body-store.js';
 import { applyDocChanges, docChangesSection, savesChanges, type DocsBase } from './docs-base.js';
 import { docsSection, readDocsSection, type DocFields } from './docs-section.js';
@@ -7,9 +7,6 @@ import { RestoredDoc, SavedTables, tableSpan, type TableSpan } from './restored-
 import { SearchIndex, type IndexedDoc } from './search-index.js';
 import { TermStats } from './term-stats.js';
 import { FIELD_COUNT } from './term-table.js';
-
-/** Run once the save that took the sections is written, with the store's handles of what it wrote. */
-export type Written = (saved: (name: string) => SavedSection | undefined) => void;
 
 /**
  * The search index as persisted sections: documents, vocabulary and its counts, term tables,

@@ -1,58 +1,43 @@
-import { jsonEntries, parseSection, type SavedSection, type SectionValue } from '../persist.js';
+import { KeyedSection, entriesFormat } from '../keyed-section.js';
+import type { SavedSection, Sections, Written } from '../persist.js';
 import { DueIndex } from './due-index.js';
 import type { Task } from './task.js';
 import { queryTasks, type TaskList, type TaskQuery } from './task-query.js';
 
-type Pages = Map<string, readonly Task[]>;
-
-/** The saved section with the page changes made since it was read (an empty list: the page lost its tasks). */
-function restored(saved: SavedSection, changes: ReadonlyMap<string, readonly Task[]>): Pages {
-  const pages: Pages = new Map(parseSection<[string, Task[]][]>(saved.read()));
-  for (const [path, tasks] of changes) {
-    if (tasks.length > 0) pages.set(path, tasks);
-    else pages.delete(path);
-  }
-  return pages;
-}
-
 /**
  * Every task item of the vault, by page (only pages that hold one). Derived like the rest of
- * the index and saved as its own section, `tasks`: a JSON array of `[path, tasks]`. A warm
- * open leaves the section on disk until a query needs it (0.2–1.6 s at 100k pages);
- * page changes meanwhile are noted beside them, so a write never waits for that parse, and a
- * save merges them outside the write queue.
+ * the index and saved as `tasks`, a JSON array of `[path, tasks]`, and `task-changes` between
+ * its whole saves. A warm open leaves them on disk until a query needs them (0.2–1.6 s at
+ * 100k pages); page changes meanwhile are noted beside them, so a write never waits for that
+ * parse (see KeyedSection).
  */
 export class TaskIndex {
-  private pages: Pages | { saved: SavedSection; changes: Pages };
+  private readonly rows: KeyedSection<readonly Task[]>;
   private due: DueIndex | undefined;
 
-  constructor(saved?: SavedSection) {
-    this.pages = saved ? { saved, changes: new Map() } : new Map();
+  constructor(saved?: { whole: SavedSection; changes?: SavedSection }) {
+    this.rows = new KeyedSection({ whole: 'tasks', changes: 'task-changes' }, entriesFormat<readonly Task[]>(), saved);
   }
 
-  private get map(): Pages {
-    if (!(this.pages instanceof Map)) this.pages = restored(this.pages.saved, this.pages.changes);
-    return this.pages;
+  private get map(): Map<string, readonly Task[]> {
+    return this.rows.map();
   }
 
   /** Replaces a page's tasks (none: the page is forgotten). */
   set(path: string, tasks: readonly Task[]): void {
-    const { pages } = this;
-    if (!(pages instanceof Map)) pages.changes.set(path, tasks);
-    else if (tasks.length > 0 || pages.has(path)) {
-      this.delete(path);
-      if (tasks.length === 0) return;
-      pages.set(path, tasks);
-      this.due?.add(path, tasks);
-    }
+    if (!this.rows.loaded) return this.rows.set(path, tasks.length > 0 ? tasks : undefined);
+    if (tasks.length === 0 && !this.map.has(path)) return;
+    this.delete(path);
+    if (tasks.length === 0) return;
+    this.rows.set(path, tasks);
+    this.due?.add(path, tasks);
   }
 
   delete(path: string): void {
-    const { pages } = this;
-    if (!(pages instanceof Map)) return void pages.changes.set(path, []);
-    const old = pages.get(path);
+    if (!this.rows.loaded) return this.rows.set(path, undefined);
+    const old = this.map.get(path);
     if (!old) return;
-    pages.delete(path);
+    this.rows.set(path, undefined);
     this.due?.remove(path, old);
   }
 
@@ -63,26 +48,16 @@ export class TaskIndex {
     return queryTasks(this.due.between(query.dueAfter, query.dueBefore), query);
   }
 
-  /**
-   * Taken inside the write queue, serialised outside it: the list of entries (or of changes)
-   * is copied here, and a page's tasks are replaced on change, never edited.
-   */
-  section(): SectionValue {
-    const { pages } = this;
-    if (pages instanceof Map) return jsonEntries(pages);
-    if (pages.changes.size === 0) return pages.saved;
-    const { saved } = pages;
-    const changes = new Map(pages.changes);
-    return () => jsonEntries(restored(saved, changes))();
+  sections(pages: number): { sections: Sections; written?: Written } {
+    return this.rows.sections(pages);
   }
 
   /** Estimated heap bytes: per task its object, text and dates; per page its entry. */
   memoryBytes(): number {
-    const { pages } = this;
     let bytes = this.due ? this.due.size * 100 : 0;
-    for (const [path, tasks] of pages instanceof Map ? pages : pages.changes) {
-      bytes += 80 + path.length + tasks.length * 8;
-      for (const task of tasks) bytes += 150 + task.text.length + task.tags.length * 32;
+    for (const [path, tasks] of this.rows.loaded ? this.map : this.rows.pending) {
+      bytes += 80 + path.length + (tasks?.length ?? 0) * 8;
+      for (const task of tasks ?? []) bytes += 150 + task.text.length + task.tags.length * 32;
     }
     return bytes;
   }
