@@ -68,7 +68,9 @@ export function applyDocChanges<T>(
   const rest = new Uint8Array(buffer, offset + 4 * (1 + count), section.byteLength - 4 * (1 + count));
   const changes = readDocsSection(rest, (i, fields) => make(ids[i], fields));
   if (changes.docs.length !== count) throw new Error('bad doc changes');
+  // Ids past the whole section's are given in order as pages are added: never more than one new id per change.
   const pages = ids.reduce((n, id) => Math.max(n, id + 1), base.docs.length);
+  if (pages > base.docs.length + count) throw new Error('bad doc changes');
   const docs = base.docs.concat(new Array<T | undefined>(pages - base.docs.length).fill(undefined));
   const lengths = new Uint32Array(pages * FIELD_COUNT);
   lengths.set(base.lengths);
