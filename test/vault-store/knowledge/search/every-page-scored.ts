@@ -38,11 +38,24 @@ export function everyPageScored(index: SearchIndex, query: string, limit: number
   return ranked.map((r) => ({ path: r.path, score: Math.round(r.score * 1000) / 1000 }));
 }
 
-/** Asserts that the index's search gives exactly what scoring every page gives. */
-export function expectExact(index: SearchIndex, query: string, limit: number, visible?: (path: string) => boolean): void {
-  const { results } = index.search(query, { limit, visible });
-  expect(
-    results.map((r) => ({ path: r.path, score: r.score })),
-    `${query} (${limit})`,
-  ).to.deep.equal(everyPageScored(index, query, limit, visible));
+/**
+ * Asserts that the index's search gives exactly what scoring every page gives, at each of
+ * `limits`: the search runs once per limit, the reference once for the largest (a shorter
+ * list is its head: ties are broken by path).
+ */
+export function expectExact(
+  index: SearchIndex,
+  query: string,
+  limits: number | readonly number[],
+  visible?: (path: string) => boolean,
+): void {
+  const asked = typeof limits === 'number' ? [limits] : limits;
+  const reference = everyPageScored(index, query, Math.max(...asked), visible);
+  for (const limit of asked) {
+    const { results } = index.search(query, { limit, visible });
+    expect(
+      results.map((r) => ({ path: r.path, score: r.score })),
+      `${query} (${limit})`,
+    ).to.deep.equal(reference.slice(0, limit));
+  }
 }

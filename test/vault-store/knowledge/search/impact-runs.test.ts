@@ -82,7 +82,7 @@ describe('search with lists split by impact', function () {
   });
 
   it('ranks exactly as scoring every page would, however many results are asked for', () => {
-    for (const query of queries) for (const limit of [1, 10, 60, 300, 3000]) expectExact(index, query, limit);
+    for (const query of queries) expectExact(index, query, [1, 10, 60, 300, 3000]);
   });
 
   it('stays exact when a filter after ranking rejects most of the best pages', () => {
@@ -104,6 +104,6 @@ describe('search with lists split by impact', function () {
     for (const page of pages(PAGES / 20, 9, PAGES + 10_000)) index.upsert({ ...page, body: `${page.body} ${'w1 '.repeat(6_000)}` });
     expect(index.stats.averageLengths()[BODY]).to.be.greaterThan(5 * before);
     expect(index.postings.tail(id('ca'), BODY, bm25()), 'the same packed lists, their bound scaled').to.be.greaterThan(packed);
-    for (const query of queries) for (const limit of [1, 10, 60]) expectExact(index, query, limit);
+    for (const query of queries) expectExact(index, query, [1, 10, 60]);
   });
 });

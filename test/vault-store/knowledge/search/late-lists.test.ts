@@ -30,7 +30,7 @@ describe('search with lists read late', () => {
   const queries = ['the0', 'the0x', 'the0 w3', 'w1 the0', 'w59 the0 ', '"the0 w7"', '"w2 the0"', '"the0x3 the0"', 'the0x29 ', 'w58 w59 '];
 
   it('ranks exactly as scoring every page would, however many results are asked for', () => {
-    for (const query of queries) for (const limit of [1, 10, 60, 5000]) expectExact(index, query, limit);
+    for (const query of queries) expectExact(index, query, [1, 10, 60, 5000]);
   });
 
   it('stays exact when a filter after ranking rejects most of the best pages', () => {

@@ -34,8 +34,7 @@ describe('search with lists left unread', () => {
   for (let i = 3; i < 4000; i += 29) for (const index of [few, many]) index.remove(`notes/p${i}.md`);
 
   it('ranks exactly as scoring every page would, however many results are asked for', () => {
-    for (const index of [few, many])
-      for (const query of queries) for (const limit of [1, 3, 10, 40, 5000]) expectExact(index, query, limit);
+    for (const index of [few, many]) for (const query of queries) expectExact(index, query, [1, 3, 10, 40, 5000]);
   });
 
   it('stays exact when a filter after ranking rejects most of the best pages', () => {
