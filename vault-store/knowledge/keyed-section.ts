@@ -67,7 +67,7 @@ export class KeyedSection<V> {
     return this.rows !== undefined;
   }
 
-  /** Noted changes while unread (for the memory estimate), else 0. */
+  /** The changes noted while unread (for the memory estimate); none once read. */
   get pending(): ReadonlyMap<string, V | null> {
     return this.unread?.values ?? new Map();
   }
