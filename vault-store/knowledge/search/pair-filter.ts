@@ -20,7 +20,7 @@ export type PhrasePairs = Uint32Array;
  * time a phrase query checks the page, from its text, and stays until the page changes:
  * ~0.7 KB a page (the vault's text is ~3.5 KB a page), nothing for a vault nobody searches
  * by phrase. Filters are by page id: the index `forget`s an id's filter when its page changes
- * or goes, so a check reads no page object (a phrase of common words checks thousands of
+ * or goes, and when it files a page at a free id, so a check reads no page object (a phrase of common words checks thousands of
  * pages, and each page's object was a cache miss).
  */
 export class PairFilters {

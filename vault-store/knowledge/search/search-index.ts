@@ -107,6 +107,8 @@ export class SearchIndex implements IndexedDocs {
     if (existing !== undefined && this.docs[existing]!.hash === page.hash) return;
     const id = existing ?? this.free.pop() ?? this.docs.length;
     if (existing !== undefined) this.unindex(existing);
+    // A free id may hold a filter made while it was free (a phrase check met it, no text to read): never the new page's.
+    else this.pairs.forget(id);
     this.base?.changed.add(id);
     const terms = this.stats.add(fieldTexts(page));
     this.tableBytes += terms.bytes.length;

@@ -74,6 +74,19 @@ describe('PairFilters', () => {
     expect(index.search('"red fox"').results.map((r) => r.path)).to.deep.equal(['b.md']);
   });
 
+  it('files a page at a free id without a filter, even one made for the id while it was free', () => {
+    const index = new SearchIndex();
+    index.upsert({ path: 'a.md', title: 'A', hash: 'ha', tags: [], body: 'plain text' });
+    index.upsert({ path: 'b.md', title: 'B', hash: 'hb', tags: [], body: 'other words' });
+    const id = index.get('a.md')!.id;
+    index.remove('a.md');
+    // A phrase check that met the free id (its page gone, so no text) makes an empty filter.
+    expect(index.pairs.mayHold(id, () => [], phrasePairs(['red', 'fox']))).to.equal(false);
+    index.upsert({ path: 'c.md', title: 'C', hash: 'hc', tags: [], body: 'a red fox' });
+    expect(index.get('c.md')!.id).to.equal(id);
+    expect(index.search('"red fox"').results.map((r) => r.path)).to.deep.equal(['c.md']);
+  });
+
   it('lets a phrase search find the pages that hold it and only those, through edits', () => {
     const index = new SearchIndex();
     const body = (i: number) => (i % 5 === 0 ? `some text with red fox inside ${i}` : `a fox and a red car ${i}`);
