@@ -1,4 +1,5 @@
 import {
+  changesFit,
   jsonArrayChunks,
   jsonEntries,
   parseSection,
@@ -31,9 +32,6 @@ interface Base {
   saved?: SavedSection;
   changed: Set<string>;
 }
-
-/** Changes a save may carry beside the whole section, at least; past an eighth of the pages it goes whole again. */
-const CHANGES_MIN = 256;
 
 /**
  * Rows by page path (page metas, front-matter fields, tasks), saved whole now and then, and in
@@ -103,17 +101,16 @@ export class KeyedSection<V> {
    */
   sections(pages: number): { sections: Sections; written?: Written } {
     const { whole, changes } = this.names;
-    const bound = Math.max(CHANGES_MIN, pages / 8);
     if (this.unread && this.unread.values.size === 0) {
       const { saved } = this.unread;
       return { sections: { [whole]: this.base.saved!, ...(saved ? { [changes]: saved } : {}) } };
     }
-    if (this.unread && this.merged().values.size <= bound) {
+    if (this.unread && changesFit(this.merged().values.size, pages)) {
       const rows = [...this.unread.values];
       return { sections: { [whole]: this.base.saved!, [changes]: () => jsonArrayChunks(rows) } };
     }
     const rows = this.map();
-    if (this.base.saved && this.base.changed.size <= bound) {
+    if (this.base.saved && changesFit(this.base.changed.size, pages)) {
       const changed = [...this.base.changed].map((key) => [key, rows.get(key) ?? null]);
       return { sections: { [whole]: this.base.saved, [changes]: () => jsonArrayChunks(changed) } };
     }

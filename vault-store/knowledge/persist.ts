@@ -68,6 +68,14 @@ export class SavedSection {
  */
 export type SectionValue = SectionBytes | (() => SectionBytes | Promise<SectionBytes> | SectionStream) | SavedSection;
 export type Sections = Record<string, SectionValue>;
+/**
+ * Whether `changed` pages may be saved as changes beside a section saved whole for `pages`
+ * (at least 256, at most an eighth of the pages): past that the section is saved whole again,
+ * so the changes, and what the whole file holds dead, stay a small share of it.
+ */
+export function changesFit(changed: number, pages: number): boolean {
+  return changed <= Math.max(256, pages / 8);
+}
 /** Run once the save that took some sections is written, with the store's handles of what it wrote. */
 export type Written = (saved: (name: string) => SavedSection | undefined) => void;
 /** Sections as read back: each one file's bytes, in a buffer of its own. */
@@ -96,9 +104,7 @@ interface Manifest {
 export interface Snapshot {
   commit: string;
   sections: LoadedSections;
-  /** The sections `open` was told to leave on disk. */
-  later: Record<string, SavedSection>;
-  /** Any section as the manifest names it, unread (see SnapshotStore.saved). */
+  /** Any section as the manifest names it, unread (see SnapshotStore.saved): how those `open` left on disk are read. */
   saved: (name: string) => SavedSection | undefined;
   append?: AppendFile;
 }
@@ -150,13 +156,8 @@ export class SnapshotStore {
     await sweep(dir, current);
     const store = new SnapshotStore(dir, current);
     if (!current || !sections) return { store };
-    const saved: Record<string, SavedSection> = {};
-    for (const name of later) {
-      const section = store.saved(name);
-      if (section) saved[name] = section;
-    }
     const named = (name: string) => store.saved(name);
-    return { store, snapshot: { commit: current.commit, sections, later: saved, saved: named, append: current.append } };
+    return { store, snapshot: { commit: current.commit, sections, saved: named, append: current.append } };
   }
 
   /**

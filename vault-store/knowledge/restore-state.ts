@@ -24,10 +24,10 @@ export async function restoreState(
   const bodies = await BodyStore.open(dir, snapshot.append, snapshot.sections['body-table']).catch(() => undefined);
   try {
     if (!bodies) throw new Error('no bodies');
-    const { later } = snapshot;
     const saved = (whole: string, changes: string) => {
-      if (!later[whole]) throw new Error('a section is missing');
-      return { whole: later[whole], changes: later[changes] };
+      const section = snapshot.saved(whole);
+      if (!section) throw new Error('a section is missing');
+      return { whole: section, changes: snapshot.saved(changes) };
     };
     const state: State = {
       metas: metaSection(saved('metas', 'meta-changes')),

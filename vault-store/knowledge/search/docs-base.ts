@@ -1,4 +1,4 @@
-import type { SavedSection, SectionStream } from '../persist.js';
+import { changesFit, type SavedSection, type SectionStream } from '../persist.js';
 import { docsSection, readDocsSection, type DocFields } from './docs-section.js';
 import { ownBuffer } from './pack-postings.js';
 import { FIELD_COUNT } from './term-table.js';
@@ -23,12 +23,9 @@ export interface DocsBase {
   changed: Set<number>;
 }
 
-/** Changes a save may carry beside the whole sections, at least; past an eighth of the pages they are saved whole again. */
-const CHANGES_MIN = 256;
-
 /** True when a save may write the changes since `base` only. */
 export function savesChanges(base: DocsBase | undefined, pages: number): base is DocsBase & Required<Pick<DocsBase, 'docs' | 'tables'>> {
-  return !!base?.docs && !!base.tables && base.changed.size <= Math.max(CHANGES_MIN, pages / 8);
+  return !!base?.docs && !!base.tables && changesFit(base.changed.size, pages);
 }
 
 /** The `doc-changes` section: the count and ids of the changed pages, then their docs section (holes for removed ones). */
