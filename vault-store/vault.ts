@@ -52,6 +52,8 @@ export interface VaultOptions {
  */
 export class Vault {
   private readonly queue = new WriteQueue();
+  /** The commit the batch landing now moves the branch to. */
+  private landing: string | undefined;
   private readonly listeners: CommitListener[] = [];
   private manifestFile: string | undefined;
   /** The tree whose manifest `manifestFile` holds. */
@@ -188,8 +190,14 @@ export class Vault {
     }
   }
 
-  /** Follows the branch now if git moved it (the watcher calls this when a ref changes). */
-  follow(): Promise<void> {
+  /**
+   * Follows the branch now if git moved it (the watcher calls this when a ref changes). The
+   * watcher also hears every move of our own; those are told apart outside the queue, as a
+   * queued task each would close the batch taking writes and start another behind it.
+   */
+  async follow(): Promise<void> {
+    const head = await this.repo.head().catch(() => undefined);
+    if (head !== undefined && (head === this.headOid || head === this.landing)) return;
     return this.queue.run(() => this.followBranch());
   }
 
@@ -304,7 +312,13 @@ export class Vault {
       await batch.abandon();
       throw err;
     }
-    const events = await batch.land();
+    this.landing = batch.head;
+    let events: CommitEvent[];
+    try {
+      events = await batch.land();
+    } finally {
+      this.landing = undefined;
+    }
     if (events.length) this.headOid = batch.head;
     for (const event of events) await this.notify(event);
     return result;

@@ -90,4 +90,24 @@ describe('group commit', () => {
     expect(gitIn(v.dir, 'log', '--format=%s', '-4')).to.equal('fourth\nthird\njoined\nfirst\n');
     expect(gitIn(v.dir, 'status', '--porcelain')).to.equal('');
   });
+
+  it('hears its own moves of the branch without a turn in the queue, which would cut the batch taking writes in two', async () => {
+    v = await tempVault({ 'seed.md': 'seed' });
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const settled = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => 'done'), wait(ms).then(() => 'waiting')]);
+    let open!: () => void;
+    const running = v.vault.exclusive(() => new Promise<void>((resolve) => (open = resolve)));
+    // The branch is where the vault put it: nothing to follow, so nothing waits for the task.
+    expect(await settled(v.vault.follow(), 1000)).to.equal('done');
+    const writes = [0, 1, 2].map((i) => v.vault.mutate(testAuthor, `w${i}`, () => [{ path: `w${i}.md`, content: text(`${i}`) }]));
+    // Moved by git in the folder: the follow takes its turn behind the task and what queued before it.
+    gitIn(v.dir, 'commit', '-q', '--allow-empty', '-m', 'from git', '--author', 'Ada <ada@example.com>');
+    const outside = gitIn(v.dir, 'rev-parse', 'main').trim();
+    const follow = v.vault.follow();
+    expect(await settled(follow, 50)).to.equal('waiting');
+    open();
+    await Promise.all([running, follow, ...writes]);
+    expect(gitIn(v.dir, 'log', '--format=%s', '-4')).to.equal('w2\nw1\nw0\nfrom git\n');
+    expect(gitIn(v.dir, 'rev-parse', 'main~3').trim()).to.equal(outside);
+  });
 });
