@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { SavedSection, type SectionValue } from '../../vault-store/knowledge/persist.js';
+import { chunksOf, isStream, madeSection, SavedSection, type SectionValue } from '../../vault-store/knowledge/persist.js';
 
 /**
  * A section as a save makes it, written to a temp file and handed back as a warm open hands
@@ -10,10 +10,10 @@ import { SavedSection, type SectionValue } from '../../vault-store/knowledge/per
  */
 export async function savedCopy(value: SectionValue): Promise<{ section: SavedSection; bytes: number; ms: number }> {
   const started = performance.now();
-  const made = value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value;
+  const made = await madeSection(value);
   const chunks: Uint8Array[] = [];
-  if (Symbol.asyncIterator in made) for await (const chunk of made) chunks.push(chunk);
-  else chunks.push(...(Array.isArray(made) ? made : [made]));
+  if (isStream(made)) for await (const chunk of made) chunks.push(chunk);
+  else chunks.push(...chunksOf(made));
   const bytes = Buffer.concat(chunks);
   const ms = performance.now() - started;
   const file = join(mkdtempSync(join(tmpdir(), 'quire-section-')), 'section');

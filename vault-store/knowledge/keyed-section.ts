@@ -73,7 +73,7 @@ export class KeyedSection<V> {
   /** The rows, read (and checked: a damaged section answers VAULT_BUSY) when first asked for. */
   map(): Map<string, V> {
     if (!this.rows) {
-      const { values } = this.merged();
+      const values = this.merged();
       const rows = this.format.read(this.base.saved!.read());
       for (const [key, value] of values) {
         if (value === null) rows.delete(key);
@@ -105,7 +105,7 @@ export class KeyedSection<V> {
       const { saved } = this.unread;
       return { sections: { [whole]: this.base.saved!, ...(saved ? { [changes]: saved } : {}) } };
     }
-    if (this.unread && changesFit(this.merged().values.size, pages)) {
+    if (this.unread && changesFit(this.merged().size, pages)) {
       const rows = [...this.unread.values];
       return { sections: { [whole]: this.base.saved!, [changes]: () => jsonArrayChunks(rows) } };
     }
@@ -120,13 +120,13 @@ export class KeyedSection<V> {
   }
 
   /** The unread changes with the saved ones merged in (read once: a later save replaces their file). */
-  private merged(): { values: Map<string, V | null> } {
+  private merged(): Map<string, V | null> {
     const unread = this.unread!;
     if (unread.saved) {
       const saved = parseSection<[string, V | null][]>(unread.saved.read());
       unread.values = new Map([...saved, ...unread.values]);
       unread.saved = undefined;
     }
-    return unread;
+    return unread.values;
   }
 }

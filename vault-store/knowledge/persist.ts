@@ -76,6 +76,10 @@ export type Sections = Record<string, SectionValue>;
 export function changesFit(changed: number, pages: number): boolean {
   return changed <= Math.max(256, pages / 8);
 }
+/** What a section's value makes when it is written: its bytes, or a stream of them. */
+export async function madeSection(value: SectionValue): Promise<SectionBytes | SectionStream> {
+  return value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value;
+}
 /** Run once the save that took some sections is written, with the store's handles of what it wrote. */
 export type Written = (saved: (name: string) => SavedSection | undefined) => void;
 /** Sections as read back: each one file's bytes, in a buffer of its own. */
@@ -206,7 +210,7 @@ export class SnapshotStore {
         sections[name] = old!;
         continue;
       }
-      const made = value instanceof SavedSection ? value.read() : typeof value === 'function' ? await value() : value;
+      const made = await madeSection(value);
       const file = `${name}-${generation}.sec`;
       if (isStream(made)) {
         // Its sum is known only once it is written: a stream that made the old bytes again drops its file.
@@ -292,11 +296,11 @@ function namedFiles(manifest: Manifest): Set<string> {
   return files;
 }
 
-function chunksOf(value: SectionBytes): Uint8Array[] {
+export function chunksOf(value: SectionBytes): Uint8Array[] {
   return Array.isArray(value) ? value : [value];
 }
 
-function isStream(value: SectionBytes | SectionStream): value is SectionStream {
+export function isStream(value: SectionBytes | SectionStream): value is SectionStream {
   return Symbol.asyncIterator in value;
 }
 
