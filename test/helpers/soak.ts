@@ -1,5 +1,5 @@
 /**
- * `npm run test:soak` sets QUIRE_SOAK=1: the same convergence and crash tests then run at
+ * `npm run test:soak` sets QUIRE_SOAK=1: the same convergence, crash and generated-input tests run at
  * full length. `npm test` runs them short, to stay within its time budget. Files named
  * `*.soak.test.ts` (long by nature: the Obsidian Git loop, the server killed mid-push) run
  * in `npm run test:soak` only.

@@ -42,7 +42,6 @@ describe('consent for a native app (cursor://) in Chromium', function () {
     expect(box.y + box.height).to.be.below(page.viewportSize()!.height);
     const body = await page.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(await warning.evaluate((el) => getComputedStyle(el).backgroundColor)).to.not.equal(body);
-    await page.screenshot({ path: '/tmp/consent-cursor.png', fullPage: true });
     await browser.screenshot(page, 'oauth-consent-cursor');
 
     // A custom scheme cannot load in a test browser: the redirect Chromium is told to follow is the proof.

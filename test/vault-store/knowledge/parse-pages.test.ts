@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parsedInWorker, parsePages, type PageList } from '../../../vault-store/knowledge/parse-pages.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { tempVault } from '../../helpers/temp-vault.js';
+import { commitFiles, tempVault } from '../../helpers/temp-vault.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -23,8 +23,9 @@ describe('pages parsed in the worker', () => {
   it('lets each batch go once the caller is done with it, before the worker ends', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 300; i++) files[`p${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\n${'words of a body '.repeat(50)}${i}\n`;
-    const ctx = await tempVault(files);
+    const ctx = await tempVault();
     try {
+      await commitFiles(ctx.vault, files);
       const paths = [...ctx.vault.manifest.pages()];
       const input: PageList = { gitdir: ctx.vault.repo.gitdir, paths, oids: paths.map((p) => ctx.vault.manifest.get(p)!.oid) };
       let first: WeakRef<object> | undefined;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ListArena } from '../../../../vault-store/knowledge/graph/list-arena.js';
+import { scaled } from '../../../helpers/soak.js';
 import { seeded } from './seeded.js';
 
 function contents(arena: ListArena, owner: number): number[] {
@@ -12,7 +13,8 @@ describe('ListArena', () => {
     const arena = new ListArena();
     const model: number[][] = [];
     const owners = 3000;
-    for (let step = 0; step < 60_000; step++) {
+    const steps = scaled(20_000, 60_000);
+    for (let step = 0; step < steps; step++) {
       const owner = Math.floor(random() ** 2 * owners);
       const list = (model[owner] ??= []);
       const r = random();
@@ -34,7 +36,7 @@ describe('ListArena', () => {
       } else {
         arena.trim();
       }
-      if (step % 15_000 === 0) for (let o = 0; o < owners; o++) expect(contents(arena, o)).to.deep.equal(model[o] ?? []);
+      if (step % (steps / 4) === 0) for (let o = 0; o < owners; o++) expect(contents(arena, o)).to.deep.equal(model[o] ?? []);
     }
     for (let o = 0; o < owners; o++) expect(contents(arena, o)).to.deep.equal(model[o] ?? []);
   });

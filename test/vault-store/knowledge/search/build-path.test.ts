@@ -5,6 +5,7 @@ import { Postings } from '../../../../vault-store/knowledge/search/postings.js';
 import { FIELDS, TermStats, type DocTerms, type FieldTexts } from '../../../../vault-store/knowledge/search/term-stats.js';
 import { scanTerms, tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
 import { Vocabulary } from '../../../../vault-store/knowledge/search/vocabulary.js';
+import { scaled } from '../../../helpers/soak.js';
 
 /** Deterministic pseudo-random pages over a small vocabulary, so terms repeat across pages. */
 function pages(count: number): FieldTexts[] {
@@ -77,7 +78,7 @@ describe('search build path', () => {
       if (!tokens.has(text)) tokens.set(text, tokenize(text));
       return tokens.get(text)!.filter((t) => t === term).length;
     };
-    const sample = [...stats.sorted()].slice(0, 40);
+    const sample = [...stats.sorted()].slice(0, scaled(15, 40));
     const [drainedIds, drainedCounts] = [new Int32Array(300), new Int32Array(300)];
     let pastLastSlot = 0;
     const check = (label: string) => {

@@ -3,6 +3,7 @@ import { PairFilters, phrasePairs } from '../../../../vault-store/knowledge/sear
 import { containsPhrase } from '../../../../vault-store/knowledge/search/query.js';
 import { SearchIndex } from '../../../../vault-store/knowledge/search/search-index.js';
 import { tokenize } from '../../../../vault-store/knowledge/search/tokenize.js';
+import { scaled } from '../../../helpers/soak.js';
 
 describe('PairFilters', () => {
   let seed = 11;
@@ -30,7 +31,7 @@ describe('PairFilters', () => {
     const pick = () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)];
     let lacking = 0;
     let passed = 0;
-    for (let id = 0; id < 300; id++) {
+    for (let id = 0, pages = scaled(100, 300); id < pages; id++) {
       const body = Array.from({ length: 300 }, pick).join(' ');
       for (let q = 0; q < 100; q++) {
         const terms = [pick(), pick()];
