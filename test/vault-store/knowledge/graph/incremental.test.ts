@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { LinkGraph } from '../../../../vault-store/knowledge/graph/link-graph.js';
 import type { PageMeta } from '../../../../vault-store/knowledge/page-meta.js';
 import { metaOf, snapshot } from './metas.js';
+import { scaled } from '../../../helpers/soak.js';
 import { seeded } from './seeded.js';
 
 /** Applies upserts/removes to a graph and a map, and checks the graph against a fresh build. */
@@ -97,7 +98,7 @@ describe('LinkGraph incremental updates', () => {
       return `[[${name}]]`;
     };
     const t = new Tracked();
-    for (let step = 0; step < 400; step++) {
+    for (let step = 0, steps = scaled(150, 400); step < steps; step++) {
       const existing = [...t.metas.keys()];
       if (existing.length > 0 && random() < 0.3) {
         t.drop(pick(existing));
