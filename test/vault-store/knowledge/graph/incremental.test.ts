@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { LinkGraph } from '../../../../vault-store/knowledge/graph/link-graph.js';
 import type { PageMeta } from '../../../../vault-store/knowledge/page-meta.js';
-import { metaOf, snapshot } from './metas.js';
 import { scaled } from '../../../helpers/soak.js';
+import { metaOf, snapshot } from './metas.js';
 import { seeded } from './seeded.js';
 
 /** Applies upserts/removes to a graph and a map, and checks the graph against a fresh build. */
