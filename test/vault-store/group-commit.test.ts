@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashBlob } from '../../vault-store/git/repo.js';
 import { gitIn, tempVault, testAuthor } from '../helpers/temp-vault.js';
 
@@ -93,8 +94,7 @@ describe('group commit', () => {
 
   it('hears its own moves of the branch without a turn in the queue, which would cut the batch taking writes in two', async () => {
     v = await tempVault({ 'seed.md': 'seed' });
-    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const settled = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => 'done'), wait(ms).then(() => 'waiting')]);
+    const settled = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => 'done'), sleep(ms, 'waiting')]);
     let open!: () => void;
     const running = v.vault.exclusive(() => new Promise<void>((resolve) => (open = resolve)));
     // The branch is where the vault put it: nothing to follow, so nothing waits for the task.
